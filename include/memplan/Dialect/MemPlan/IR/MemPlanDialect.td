@@ -1,0 +1,26 @@
+//===- MemPlanDialect.td - The memplan dialect -------------*- tablegen -*-===//
+
+#ifndef MEMPLAN_DIALECT_MEMPLAN_IR_MEMPLANDIALECT_TD
+#define MEMPLAN_DIALECT_MEMPLAN_IR_MEMPLANDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def MemPlan_Dialect : Dialect {
+  let name = "memplan";
+  let cppNamespace = "::mlir::memplan";
+  let summary = "Transformer graphs on statically shaped tensors, for memory planning";
+  let description = [{
+    The `memplan` dialect describes transformer graphs (GPT, LLaMA, BERT
+    blocks; inference and training steps) as ops on ranked, statically shaped
+    tensors. Every op knows the shapes it accepts and produces, and tells the
+    memory planner through `BufferPlanningOpInterface` which results are views,
+    which may be computed in place, and how much scratch memory it needs.
+    `memplan.op` is a generic op for anything else whose sizes are all the
+    planner needs.
+  }];
+}
+
+class MemPlan_Op<string mnemonic, list<Trait> traits = []>
+    : Op<MemPlan_Dialect, mnemonic, traits>;
+
+#endif // MEMPLAN_DIALECT_MEMPLAN_IR_MEMPLANDIALECT_TD

@@ -1,0 +1,15 @@
+//===- MemPlanInterfaces.h - What the planner asks an op --------*- C++ -*-===//
+
+#ifndef MEMPLAN_DIALECT_MEMPLAN_IR_MEMPLANINTERFACES_H
+#define MEMPLAN_DIALECT_MEMPLAN_IR_MEMPLANINTERFACES_H
+
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <optional>
+
+#include "memplan/Dialect/MemPlan/IR/MemPlanInterfaces.h.inc"
+
+#endif // MEMPLAN_DIALECT_MEMPLAN_IR_MEMPLANINTERFACES_H

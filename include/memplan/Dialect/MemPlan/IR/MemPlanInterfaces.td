@@ -1,0 +1,61 @@
+//===- MemPlanInterfaces.td - What the planner asks an op --*- tablegen -*-===//
+//
+// The memory planner never looks at op names. It asks three questions through
+// this interface: does a result alias an operand (a view, no new memory), may a
+// result overwrite an operand that dies at this op (in-place reuse), and how
+// many scratch bytes does the op need while it runs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMPLAN_DIALECT_MEMPLAN_IR_MEMPLANINTERFACES_TD
+#define MEMPLAN_DIALECT_MEMPLAN_IR_MEMPLANINTERFACES_TD
+
+include "mlir/IR/OpBase.td"
+
+def MemPlan_BufferPlanningOpInterface
+    : OpInterface<"BufferPlanningOpInterface"> {
+  let cppNamespace = "::mlir::memplan";
+  let description = [{
+    Describes how an op's results use memory, for static memory planning.
+
+    * `getAliasedOperand(r)`: if result `r` is a view of an operand's buffer
+      (a reshape, or an update written into an operand), the index of that
+      operand. The result then gets no memory of its own and stretches the
+      lifetime of the operand's buffer.
+    * `getInPlaceOperands(r)`: operands whose buffer result `r` may overwrite,
+      element by element, when that operand has its last use at this op and its
+      buffer is at least as large as the result. The op's kernel must read each
+      element before it writes the same element.
+    * `getScratchBytes()`: bytes of temporary device memory the op needs while
+      it runs (freed when it ends), or failure if the count overflows 64 bits.
+
+    Ops without this interface are planned conservatively: every result gets a
+    fresh buffer, no in-place reuse, no scratch.
+  }];
+
+  let methods = [
+    InterfaceMethod<
+      /*desc=*/"Operand whose buffer result `resultIndex` is a view of.",
+      /*retTy=*/"std::optional<unsigned>",
+      /*methodName=*/"getAliasedOperand",
+      /*args=*/(ins "unsigned":$resultIndex),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/"return std::nullopt;">,
+    InterfaceMethod<
+      /*desc=*/"Operands whose buffer result `resultIndex` may overwrite.",
+      /*retTy=*/"::llvm::SmallVector<unsigned>",
+      /*methodName=*/"getInPlaceOperands",
+      /*args=*/(ins "unsigned":$resultIndex),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/"return {};">,
+    InterfaceMethod<
+      /*desc=*/"Scratch bytes needed while the op runs.",
+      /*retTy=*/"::mlir::FailureOr<uint64_t>",
+      /*methodName=*/"getScratchBytes",
+      /*args=*/(ins),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/"return uint64_t(0);">,
+  ];
+}
+
+#endif // MEMPLAN_DIALECT_MEMPLAN_IR_MEMPLANINTERFACES_TD

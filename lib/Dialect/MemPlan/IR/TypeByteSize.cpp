@@ -1,0 +1,65 @@
+//===- TypeByteSize.cpp - Bytes a shaped value occupies -------------------===//
+
+#include "memplan/Dialect/MemPlan/IR/TypeByteSize.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace mlir::memplan;
+
+std::optional<uint64_t> mlir::memplan::getElementBitWidth(Type elementType) {
+  if (elementType.isIntOrFloat())
+    return elementType.getIntOrFloatBitWidth();
+  if (isa<IndexType>(elementType))
+    return IndexType::kInternalStorageBitWidth;
+  if (auto complex = dyn_cast<ComplexType>(elementType)) {
+    std::optional<uint64_t> part = getElementBitWidth(complex.getElementType());
+    if (!part)
+      return std::nullopt;
+    return 2 * *part;
+  }
+  if (auto vector = dyn_cast<VectorType>(elementType)) {
+    ByteSize size = getByteSize(vector);
+    if (!size.ok() || size.bytes > UINT64_MAX / 8)
+      return std::nullopt;
+    return size.bytes * 8;
+  }
+  return std::nullopt;
+}
+
+ByteSize mlir::memplan::getByteSize(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || (!isa<TensorType, BaseMemRefType, VectorType>(type)))
+    return {ByteSizeStatus::NotShaped, 0};
+  if (!shaped.hasStaticShape())
+    return {ByteSizeStatus::DynamicShape, 0};
+  std::optional<uint64_t> bits = getElementBitWidth(shaped.getElementType());
+  if (!bits)
+    return {ByteSizeStatus::UnsizedElementType, 0};
+  // Count bits in 64 bits with overflow checks, then round up to bytes. A
+  // zero-sized dimension gives zero bytes, which is valid.
+  uint64_t totalBits = *bits;
+  for (int64_t dim : shaped.getShape()) {
+    if (__builtin_mul_overflow(totalBits, static_cast<uint64_t>(dim),
+                               &totalBits))
+      return {ByteSizeStatus::Overflow, 0};
+  }
+  return {ByteSizeStatus::Ok, totalBits / 8 + (totalBits % 8 != 0)};
+}
+
+llvm::StringRef
+mlir::memplan::describeByteSizeFailure(ByteSizeStatus status) {
+  switch (status) {
+  case ByteSizeStatus::Ok:
+    return "has a size";
+  case ByteSizeStatus::NotShaped:
+    return "is not a tensor or memref";
+  case ByteSizeStatus::DynamicShape:
+    return "has a dynamic shape";
+  case ByteSizeStatus::UnsizedElementType:
+    return "has an element type without a size";
+  case ByteSizeStatus::Overflow:
+    return "has a byte size that overflows 64 bits";
+  }
+  return "has an unknown size";
+}
