@@ -1,0 +1,52 @@
+//===- Algorithms.h - Offset planning algorithms ----------------*- C++ -*-===//
+//
+// Every algorithm is a function Problem -> Solution. None of them is trusted:
+// tests check every result with validateSolution (Validator.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMPLAN_PLANNER_ALGORITHMS_H
+#define MEMPLAN_PLANNER_ALGORITHMS_H
+
+#include "memplan/Planner/Problem.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace memplan {
+
+enum class Algorithm {
+  Naive,           ///< no reuse: buffers one after another
+  GreedyBySize,    ///< the default (Pisarchyk & Lee 2020, TFLite)
+  GreedyByBreadth, ///< positions by decreasing live bytes (same paper)
+  BestFit,         ///< XLA heap simulator: decreasing size, least leftover
+  SharedObjects,   ///< buffers share whole objects (same paper)
+};
+
+/// The option spelling: "naive", "greedy-by-size", ...
+std::string_view getAlgorithmName(Algorithm algorithm);
+/// The algorithm with that spelling, if any.
+std::optional<Algorithm> parseAlgorithm(std::string_view name);
+/// Every spelling, comma separated, for help texts and diagnostics.
+std::string getAlgorithmNameList();
+
+/// A solution, or why there is none (an invalid problem, or an arena that
+/// would not fit in 64 bits).
+struct PlanResult {
+  Solution solution;
+  std::string error;
+  bool ok() const { return error.empty(); }
+};
+
+PlanResult plan(const Problem &problem, Algorithm algorithm);
+
+PlanResult planNaive(const Problem &problem);
+PlanResult planGreedyBySize(const Problem &problem);
+PlanResult planGreedyByBreadth(const Problem &problem);
+PlanResult planBestFit(const Problem &problem);
+PlanResult planSharedObjects(const Problem &problem);
+
+} // namespace memplan
+
+#endif // MEMPLAN_PLANNER_ALGORITHMS_H

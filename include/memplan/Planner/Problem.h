@@ -1,0 +1,70 @@
+//===- Problem.h - The static memory allocation problem ---------*- C++ -*-===//
+//
+// Plain C++17, no MLIR: the planner core can be used on its own (see
+// memplan-plan) and is tested on its own.
+//
+// Convention, everywhere in memplan: a buffer is live on the HALF-OPEN
+// interval [start, end) of schedule positions. Two buffers conflict when both
+// have a non-zero size and their intervals intersect; conflicting buffers must
+// not overlap in memory. In IR, a value defined by op i whose last use is op j
+// is live on [i, j + 1): it conflicts with the results of op j.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMPLAN_PLANNER_PROBLEM_H
+#define MEMPLAN_PLANNER_PROBLEM_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace memplan {
+
+/// One buffer to place in the arena.
+struct Buffer {
+  uint64_t size = 0;      ///< bytes; zero-sized buffers conflict with nothing
+  int64_t start = 0;      ///< first position at which the buffer is live
+  int64_t end = 0;        ///< one past the last position (start < end)
+  uint64_t alignment = 1; ///< the offset must be a multiple (a power of 2)
+};
+
+/// A list of buffers; a buffer's identity is its index.
+struct Problem {
+  std::vector<Buffer> buffers;
+};
+
+/// Shared-objects strategy only: buffers share whole objects laid out one
+/// after another in the arena.
+struct SharedObjectsSummary {
+  uint64_t objectCount = 0;
+  uint64_t totalBytes = 0;      ///< sum of the object sizes
+  std::vector<uint32_t> objectOf; ///< the object of each buffer
+};
+
+/// An offset per buffer and the arena size (the largest offset + size).
+struct Solution {
+  std::vector<uint64_t> offsets;
+  uint64_t arenaSize = 0;
+  std::optional<SharedObjectsSummary> sharedObjects;
+};
+
+/// Empty if `problem` is well formed, else a message naming the first bad
+/// buffer: start >= end, or an alignment that is not a power of two.
+std::string checkProblem(const Problem &problem);
+
+/// Max over time of the bytes live at once: no plan can use less. Saturates
+/// at UINT64_MAX.
+uint64_t computeLowerBound(const Problem &problem);
+
+/// Sum of all buffer sizes: the arena if nothing were reused. Saturates at
+/// UINT64_MAX.
+uint64_t computeBytesWithoutReuse(const Problem &problem);
+
+/// `value` rounded up to a multiple of `alignment` (>= 1); nullopt on
+/// overflow.
+std::optional<uint64_t> alignUp(uint64_t value, uint64_t alignment);
+
+} // namespace memplan
+
+#endif // MEMPLAN_PLANNER_PROBLEM_H

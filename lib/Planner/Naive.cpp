@@ -1,0 +1,30 @@
+//===- Naive.cpp - No reuse ------------------------------------------------===//
+//
+// Every buffer gets memory of its own, in index order: the baseline that
+// every other algorithm must beat, and the plan to compare results against.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OffsetPlacement.h"
+
+using namespace memplan;
+
+PlanResult memplan::planNaive(const Problem &problem) {
+  if (std::string error = checkProblem(problem); !error.empty())
+    return {{}, error};
+  PlanResult result;
+  Solution &solution = result.solution;
+  solution.offsets.assign(problem.buffers.size(), 0);
+  uint64_t cursor = 0;
+  for (size_t i = 0; i < problem.buffers.size(); ++i) {
+    const Buffer &buffer = problem.buffers[i];
+    if (buffer.size == 0)
+      continue;
+    std::optional<uint64_t> offset = alignUp(cursor, buffer.alignment);
+    if (!offset || __builtin_add_overflow(*offset, buffer.size, &cursor))
+      return arenaOverflow();
+    solution.offsets[i] = *offset;
+  }
+  solution.arenaSize = cursor;
+  return result;
+}

@@ -1,0 +1,59 @@
+//===- OffsetPlacement.h - Best-gap placement among placed buffers -*- C++ -*-===//
+//
+// Internal to the planner: the machinery shared by the offset algorithms that
+// place buffers one at a time (greedy-by-size, greedy-by-breadth, best-fit).
+// For a buffer, it finds the already placed buffers whose lifetimes intersect
+// its own (those live at its start, through an IntervalStabber, plus those
+// that start inside its lifetime, through buckets by start) and puts it in
+// the smallest gap between them that fits, aligned, or above all of them.
+// The cost per buffer is O(log n + k log k) for k such neighbours, not O(n).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMPLAN_LIB_PLANNER_OFFSETPLACEMENT_H
+#define MEMPLAN_LIB_PLANNER_OFFSETPLACEMENT_H
+
+#include "memplan/Planner/Algorithms.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace memplan {
+
+class OffsetPlacement {
+public:
+  /// `problem` must outlive this object and pass checkProblem.
+  explicit OffsetPlacement(const Problem &problem);
+  ~OffsetPlacement();
+
+  /// Places buffer `id` in the best gap; false if the offset would overflow.
+  bool place(uint32_t id);
+
+  /// The slots of the compressed time axis, and a buffer's [first, last).
+  size_t slotCount() const;
+  size_t firstSlot(uint32_t id) const;
+  size_t lastSlot(uint32_t id) const;
+
+  /// Moves the offsets out into a solution with its arena size.
+  Solution takeSolution();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+/// Places every buffer in `order` (a permutation of the buffer indices).
+PlanResult placeInOrder(const Problem &problem,
+                        const std::vector<uint32_t> &order);
+
+/// `result`, or the naive layout if that one is smaller: offset algorithms
+/// never do worse than no reuse.
+PlanResult keepNoWorseThanNaive(const Problem &problem, PlanResult result);
+
+/// The error of a plan whose arena would not fit in 64 bits.
+PlanResult arenaOverflow();
+
+} // namespace memplan
+
+#endif // MEMPLAN_LIB_PLANNER_OFFSETPLACEMENT_H

@@ -1,0 +1,71 @@
+//===- Problem.cpp - The static memory allocation problem -----------------===//
+
+#include "memplan/Planner/Problem.h"
+
+#include "TimeAxis.h"
+
+#include <algorithm>
+
+using namespace memplan;
+
+std::string memplan::checkProblem(const Problem &problem) {
+  for (size_t i = 0; i < problem.buffers.size(); ++i) {
+    const Buffer &buffer = problem.buffers[i];
+    if (buffer.start >= buffer.end)
+      return "buffer " + std::to_string(i) + " has an empty lifetime [" +
+             std::to_string(buffer.start) + ", " + std::to_string(buffer.end) +
+             "): start must be < end";
+    if (buffer.alignment == 0 || (buffer.alignment & (buffer.alignment - 1)))
+      return "buffer " + std::to_string(i) + " has alignment " +
+             std::to_string(buffer.alignment) +
+             ": alignments must be powers of two";
+  }
+  return {};
+}
+
+std::optional<uint64_t> memplan::alignUp(uint64_t value, uint64_t alignment) {
+  uint64_t remainder = value % alignment;
+  if (remainder == 0)
+    return value;
+  uint64_t result;
+  if (__builtin_add_overflow(value, alignment - remainder, &result))
+    return std::nullopt;
+  return result;
+}
+
+static uint64_t saturatingAdd(uint64_t a, uint64_t b) {
+  uint64_t sum;
+  return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
+}
+
+uint64_t memplan::computeBytesWithoutReuse(const Problem &problem) {
+  uint64_t total = 0;
+  for (const Buffer &buffer : problem.buffers)
+    total = saturatingAdd(total, buffer.size);
+  return total;
+}
+
+uint64_t memplan::computeLowerBound(const Problem &problem) {
+  // Sweep the compressed time axis with a difference array. Bytes enter at a
+  // buffer's start and leave at its end; the running sum is never negative,
+  // so a saturated sum stays saturated (the arena cannot fit 64 bits anyway).
+  TimeAxis axis(problem);
+  std::vector<uint64_t> entering(axis.size() + 1, 0), leaving(axis.size() + 1, 0);
+  for (const Buffer &buffer : problem.buffers) {
+    size_t s = axis.rank(buffer.start), e = axis.rank(buffer.end);
+    entering[s] = saturatingAdd(entering[s], buffer.size);
+    leaving[e] = saturatingAdd(leaving[e], buffer.size);
+  }
+  uint64_t live = 0, peak = 0;
+  bool saturated = false;
+  for (size_t t = 0; t < entering.size(); ++t) {
+    if (!saturated) {
+      live -= std::min(live, leaving[t]);
+      uint64_t next = saturatingAdd(live, entering[t]);
+      saturated = next == UINT64_MAX;
+      live = next;
+    }
+    peak = std::max(peak, live);
+  }
+  return peak;
+}

@@ -1,0 +1,166 @@
+//===- AlgorithmsTest.cpp - Each algorithm on hand-made cases -------------===//
+
+#include "PlannerTestUtils.h"
+
+using namespace memplan;
+using namespace memplan::test;
+
+namespace {
+
+class EveryAlgorithm : public ::testing::TestWithParam<Algorithm> {};
+
+TEST_P(EveryAlgorithm, EmptyProblemHasEmptyArena) {
+  Solution solution = planAndValidate(Problem(), GetParam());
+  EXPECT_EQ(solution.arenaSize, 0u);
+  EXPECT_TRUE(solution.offsets.empty());
+}
+
+TEST_P(EveryAlgorithm, ZeroSizedBuffersTakeNoSpace) {
+  Problem problem = makeProblem({{0, 0, 5}, {16, 1, 3}, {0, 2, 4}});
+  Solution solution = planAndValidate(problem, GetParam());
+  EXPECT_EQ(solution.arenaSize, 16u);
+}
+
+TEST_P(EveryAlgorithm, RejectsInvalidProblems) {
+  EXPECT_FALSE(plan(makeProblem({{8, 3, 3}}), GetParam()).ok());
+  Problem misaligned = makeProblem({{8, 0, 1}});
+  misaligned.buffers[0].alignment = 12;
+  PlanResult result = plan(misaligned, GetParam());
+  EXPECT_FALSE(result.ok());
+  EXPECT_NE(result.error.find("powers of two"), std::string::npos);
+}
+
+TEST_P(EveryAlgorithm, ReportsArenaOverflow) {
+  Problem problem = makeProblem({{UINT64_MAX / 2 + 1, 0, 2},
+                                 {UINT64_MAX / 2 + 1, 1, 3}});
+  PlanResult result = plan(problem, GetParam());
+  EXPECT_FALSE(result.ok());
+  EXPECT_NE(result.error.find("2^64"), std::string::npos);
+}
+
+TEST_P(EveryAlgorithm, HonoursAlignment) {
+  Problem problem = makeProblem({{3, 0, 4}, {5, 1, 3}, {7, 2, 5}, {1, 0, 5}});
+  for (Buffer &buffer : problem.buffers)
+    buffer.alignment = 64;
+  Solution solution = planAndValidate(problem, GetParam());
+  for (uint64_t offset : solution.offsets)
+    EXPECT_EQ(offset % 64, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Planner, EveryAlgorithm,
+                         ::testing::ValuesIn(kAllAlgorithms),
+                         [](const auto &info) {
+                           std::string name(getAlgorithmName(info.param));
+                           for (char &c : name)
+                             if (c == '-')
+                               c = '_';
+                           return name;
+                         });
+
+// A chain a -> b -> c -> d of 4 buffers where each dies as the next is born
+// (each op reads its input while writing its output): two at a time.
+TEST(Algorithms, ChainNeedsTwoBuffers) {
+  Problem chain = makeProblem({{100, 0, 2}, {100, 1, 3}, {100, 2, 4},
+                               {100, 3, 5}});
+  EXPECT_EQ(computeLowerBound(chain), 200u);
+  EXPECT_EQ(planAndValidate(chain, Algorithm::Naive).arenaSize, 400u);
+  for (Algorithm algorithm :
+       {Algorithm::GreedyBySize, Algorithm::GreedyByBreadth,
+        Algorithm::BestFit, Algorithm::SharedObjects})
+    EXPECT_EQ(planAndValidate(chain, algorithm).arenaSize, 200u)
+        << getAlgorithmName(algorithm);
+}
+
+// The example of Pisarchyk & Lee: greedy by size places the large buffers
+// first and fits the small ones in their gaps, reaching the lower bound.
+TEST(Algorithms, GreedyBySizeFillsGaps) {
+  Problem problem = makeProblem({{32, 0, 2},  // t0
+                                 {28, 1, 3},  // t1
+                                 {36, 2, 4},  // t2
+                                 {16, 3, 5},  // t3
+                                 {8, 4, 6},   // t4
+                                 {64, 5, 7},  // t5
+                                 {10, 6, 8},  // t6
+                                 {40, 7, 9}}); // t7
+  uint64_t lowerBound = computeLowerBound(problem);
+  EXPECT_EQ(lowerBound, 74u);
+  Solution solution = planAndValidate(problem, Algorithm::GreedyBySize);
+  EXPECT_EQ(solution.arenaSize, 74u);
+  // t5 (64 bytes) goes first at 0; t7, t2 and t0 do not conflict with what
+  // is placed before them: 0 as well. t1 sits above t0 and t2, t6 above t5.
+  EXPECT_EQ(solution.offsets[5], 0u);
+  EXPECT_EQ(solution.offsets[7], 0u);
+  EXPECT_EQ(solution.offsets[2], 0u);
+  EXPECT_EQ(solution.offsets[0], 0u);
+  EXPECT_EQ(solution.offsets[1], 36u);
+  EXPECT_EQ(solution.offsets[6], 64u);
+}
+
+// Greedy by size puts each buffer into the SMALLEST gap that fits, not the
+// first one.
+TEST(Algorithms, GreedyBySizeTakesTheSmallestGap) {
+  Problem problem = makeProblem({{10, 0, 10},  // x: [0, 10)
+                                 {10, 0, 2},   // y: [10, 20), dies early
+                                 {10, 0, 10},  // z: [20, 30)
+                                 {8, 0, 2},    // w: [30, 38), dies early
+                                 {7, 0, 10},   // v: [38, 45)
+                                 {5, 5, 6}});  // s
+  // When s is placed, y and w are dead: holes of 10 bytes at 10 and 8 bytes
+  // at 30. s takes the 8-byte hole.
+  Solution solution = planAndValidate(problem, Algorithm::GreedyBySize);
+  EXPECT_EQ(solution.offsets[1], 10u);
+  EXPECT_EQ(solution.offsets[3], 30u);
+  EXPECT_EQ(solution.offsets[4], 38u);
+  EXPECT_EQ(solution.offsets[5], 30u);
+  EXPECT_EQ(solution.arenaSize, 45u);
+}
+
+TEST(Algorithms, BestFitPlacesLongLivedFirstAmongEqualSizes) {
+  // Two equal sizes: the long-lived one goes to offset 0 under best-fit,
+  // while greedy-by-size (ties by start) places the earlier one first.
+  Problem problem = makeProblem({{8, 0, 1}, {8, 0, 10}});
+  EXPECT_EQ(planAndValidate(problem, Algorithm::BestFit).offsets[1], 0u);
+  EXPECT_EQ(planAndValidate(problem, Algorithm::GreedyBySize).offsets[0], 0u);
+}
+
+TEST(Algorithms, GreedyByBreadthPacksTheWidestPositionFirst) {
+  Problem problem = makeProblem({{20, 0, 3},   // a
+                                 {50, 0, 2},   // b
+                                 {30, 2, 4},   // c
+                                 {10, 2, 3}}); // d
+  // Breadth: positions 0 and 1 hold a + b = 70, position 2 holds a + c + d =
+  // 60, position 3 holds c = 30. The plan reaches the lower bound of 70.
+  EXPECT_EQ(computeLowerBound(problem), 70u);
+  Solution solution = planAndValidate(problem, Algorithm::GreedyByBreadth);
+  EXPECT_EQ(solution.offsets[1], 0u);  // b first (largest at position 0)
+  EXPECT_EQ(solution.offsets[0], 50u); // then a above it
+  EXPECT_EQ(solution.offsets[2], 0u);  // position 2: c where b was
+  EXPECT_EQ(solution.offsets[3], 30u); // and d in the gap up to a
+  EXPECT_EQ(solution.arenaSize, 70u);
+}
+
+TEST(Algorithms, SharedObjectsReportsObjects) {
+  // a and c can share one object (disjoint lifetimes), b needs its own.
+  Problem problem = makeProblem({{100, 0, 2}, {60, 1, 3}, {80, 2, 4}});
+  Solution solution = planAndValidate(problem, Algorithm::SharedObjects);
+  ASSERT_TRUE(solution.sharedObjects.has_value());
+  EXPECT_EQ(solution.sharedObjects->objectCount, 2u);
+  EXPECT_EQ(solution.sharedObjects->totalBytes, 160u);
+  EXPECT_EQ(solution.sharedObjects->objectOf[0],
+            solution.sharedObjects->objectOf[2]);
+  EXPECT_EQ(solution.arenaSize, 160u);
+  // a and b are live together, so 160 is also the lower bound.
+  EXPECT_EQ(computeLowerBound(problem), 160u);
+  EXPECT_EQ(planAndValidate(problem, Algorithm::GreedyBySize).arenaSize, 160u);
+}
+
+TEST(Algorithms, NamesRoundTrip) {
+  for (Algorithm algorithm : kAllAlgorithms)
+    EXPECT_EQ(parseAlgorithm(getAlgorithmName(algorithm)), algorithm);
+  EXPECT_FALSE(parseAlgorithm("greedy").has_value());
+  EXPECT_EQ(getAlgorithmNameList(),
+            "naive, greedy-by-size, greedy-by-breadth, best-fit, "
+            "shared-objects");
+}
+
+} // namespace

@@ -1,0 +1,41 @@
+//===- PlannerTestUtils.h - Helpers for planner tests -----------*- C++ -*-===//
+
+#ifndef MEMPLAN_UNITTESTS_PLANNER_PLANNERTESTUTILS_H
+#define MEMPLAN_UNITTESTS_PLANNER_PLANNERTESTUTILS_H
+
+#include "memplan/Planner/Algorithms.h"
+#include "memplan/Planner/Validator.h"
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+
+namespace memplan::test {
+
+/// {size, start, end} triples, alignment 1.
+inline Problem makeProblem(
+    std::initializer_list<std::tuple<uint64_t, int64_t, int64_t>> buffers) {
+  Problem problem;
+  for (const auto &[size, start, end] : buffers)
+    problem.buffers.push_back({size, start, end, 1});
+  return problem;
+}
+
+/// Plans with `algorithm`, and checks the plan with the validator.
+inline Solution planAndValidate(const Problem &problem, Algorithm algorithm) {
+  PlanResult result = plan(problem, algorithm);
+  EXPECT_TRUE(result.ok()) << result.error;
+  std::optional<ValidationError> error =
+      validateSolution(problem, result.solution);
+  EXPECT_FALSE(error.has_value())
+      << getAlgorithmName(algorithm) << ": " << error->message;
+  return result.solution;
+}
+
+constexpr Algorithm kAllAlgorithms[] = {
+    Algorithm::Naive, Algorithm::GreedyBySize, Algorithm::GreedyByBreadth,
+    Algorithm::BestFit, Algorithm::SharedObjects};
+
+} // namespace memplan::test
+
+#endif // MEMPLAN_UNITTESTS_PLANNER_PLANNERTESTUTILS_H
