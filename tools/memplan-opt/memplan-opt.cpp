@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memplan/Dialect/MemPlan/IR/MemPlanDialect.h"
+#include "memplan/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
@@ -33,6 +34,7 @@
 #include "mlir/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
+  mlir::memplan::registerMemPlanPasses();
   mlir::registerTransformsPasses();
   mlir::arith::registerArithPasses();
   mlir::bufferization::registerBufferizationPasses();

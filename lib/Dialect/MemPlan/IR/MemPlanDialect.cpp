@@ -1,7 +1,10 @@
 //===- MemPlanDialect.cpp - The memplan dialect ---------------------------===//
 
 #include "memplan/Dialect/MemPlan/IR/MemPlanDialect.h"
+
 #include "memplan/Dialect/MemPlan/IR/MemPlanOps.h"
+#include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
 
 using namespace mlir;
 using namespace mlir::memplan;
@@ -13,4 +16,48 @@ void MemPlanDialect::initialize() {
 #define GET_OP_LIST
 #include "memplan/Dialect/MemPlan/IR/MemPlanOps.cpp.inc"
       >();
+}
+
+/// A non-negative i64 integer attribute, or an error naming `attribute`.
+static LogicalResult verifyByteCount(Operation *op, NamedAttribute attribute) {
+  auto value = dyn_cast<IntegerAttr>(attribute.getValue());
+  if (!value || !value.getType().isInteger(64) || value.getInt() < 0)
+    return op->emitError() << "'" << attribute.getName().getValue()
+                           << "' must be a non-negative i64 integer, got "
+                           << attribute.getValue();
+  return success();
+}
+
+LogicalResult MemPlanDialect::verifyOperationAttribute(Operation *op,
+                                                       NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == kOffsetsAttrName) {
+    auto offsets = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!offsets)
+      return op->emitError() << "'" << name
+                             << "' must be an array<i64> of offsets";
+    if (offsets.size() != static_cast<int64_t>(op->getNumResults()))
+      return op->emitError() << "'" << name << "' has " << offsets.size()
+                             << " entries for " << op->getNumResults()
+                             << " results";
+    for (int64_t offset : offsets.asArrayRef())
+      if (offset < -1)
+        return op->emitError() << "'" << name << "' has offset " << offset
+                               << "; offsets are >= 0, or -1 for results "
+                                  "outside the arena";
+    return success();
+  }
+  if (name == kScratchOffsetAttrName || name == kArenaSizeAttrName ||
+      name == kLowerBoundAttrName)
+    return verifyByteCount(op, attr);
+  if (name == kAlignmentAttrName) {
+    if (failed(verifyByteCount(op, attr)))
+      return failure();
+    int64_t alignment = cast<IntegerAttr>(attr.getValue()).getInt();
+    if (alignment == 0 || (alignment & (alignment - 1)))
+      return op->emitError() << "'" << name
+                             << "' must be a power of two, got " << alignment;
+    return success();
+  }
+  return op->emitError() << "unknown memplan attribute '" << name << "'";
 }

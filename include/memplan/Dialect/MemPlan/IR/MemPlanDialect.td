@@ -17,7 +17,11 @@ def MemPlan_Dialect : Dialect {
     which may be computed in place, and how much scratch memory it needs.
     `memplan.op` is a generic op for anything else whose sizes are all the
     planner needs.
+
+    A plan is written as discardable `memplan.*` attributes (see
+    `PlanAttributes.h`), which the dialect verifies.
   }];
+  let hasOperationAttrVerify = 1;
 }
 
 class MemPlan_Op<string mnemonic, list<Trait> traits = []>

@@ -1,0 +1,118 @@
+//===- BufferLiveness.h - Lifetimes of the tensors of a function -*- C++ -*-===//
+//
+// Turns the body of a function into a planner Problem.
+//
+// * Positions are op indices in the body's single block. A value defined at
+//   position i whose last use is at position j is live on [i, j + 1)
+//   (half-open, as everywhere in memplan). A use inside a nested region
+//   counts at its ancestor op in the body. Returned values are used by the
+//   terminator, the last op, so they live to the end.
+// * Function arguments and the results of constant-like ops are external:
+//   reported with their sizes, never placed in the arena.
+// * A view (BufferPlanningOpInterface::getAliasedOperand, or upstream
+//   ViewLikeOpInterface) gets no buffer: it joins its source's buffer and
+//   stretches its lifetime.
+// * A result may take over, in place, the buffer of an operand the op allows
+//   (getInPlaceOperands) when no value in that buffer is used after this op
+//   and the buffer is large enough, if the caller's policy accepts it.
+// * An op's scratch bytes are a buffer live at that op only.
+// * Any other op with tensor or memref results gets a fresh buffer for each.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMPLAN_ANALYSIS_BUFFERLIVENESS_H
+#define MEMPLAN_ANALYSIS_BUFFERLIVENESS_H
+
+#include "memplan/Planner/Problem.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Region.h"
+#include "mlir/IR/Value.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <functional>
+#include <optional>
+
+namespace mlir::memplan {
+
+/// A value stored in a buffer, and how it got there.
+struct BufferValue {
+  enum class Role {
+    Defines, ///< the result that created the buffer
+    View,    ///< a view of a value in the buffer
+    InPlace, ///< a result computed in place over a value in the buffer
+  };
+  Value value;
+  Role role = Role::Defines;
+};
+
+/// One buffer of the arena.
+struct LiveBuffer {
+  enum class Kind { Result, Scratch };
+  Kind kind = Kind::Result;
+  /// The op defining the buffer's first value, or needing the scratch.
+  Operation *op = nullptr;
+  /// Values stored in this buffer, in program order: the result that created
+  /// it, then views of it and results computed in place over it. Empty for
+  /// scratch.
+  SmallVector<BufferValue, 1> values;
+  uint64_t bytes = 0;
+  int64_t start = 0; ///< live on [start, end)
+  int64_t end = 0;
+};
+
+/// A value outside the arena: a function argument or a constant, or a view
+/// of one.
+struct ExternalValue {
+  enum class Kind { Argument, Constant };
+  Kind kind = Kind::Argument;
+  Value value;
+  uint64_t bytes = 0;
+};
+
+/// Decides whether result `result` is computed in place over the buffer of
+/// operand `operandIndex`. It is only asked when that is allowed.
+using InPlacePolicy = std::function<bool(OpResult result, unsigned operandIndex)>;
+
+class BufferLiveness {
+public:
+  /// Analyses `body` (one block). Emits a diagnostic at the offending op or
+  /// argument and fails on dynamic shapes, element types without a size,
+  /// byte sizes that overflow 64 bits, and bodies of more than one block.
+  /// `inPlace` may be null: no in-place reuse.
+  static FailureOr<BufferLiveness> compute(Region &body,
+                                           const InPlacePolicy &inPlace);
+
+  ArrayRef<LiveBuffer> getBuffers() const { return buffers; }
+  ArrayRef<ExternalValue> getExternals() const { return externals; }
+
+  /// The buffer storing `value`, if it is in the arena.
+  std::optional<unsigned> getBufferIndex(Value value) const;
+  /// Whether `value` is (a view of) an argument or a constant.
+  bool isExternal(Value value) const { return externalOf.count(value); }
+  /// The position of a top-level op of the body.
+  int64_t getPosition(Operation *op) const { return positions.lookup(op); }
+  /// Number of ops in the body.
+  int64_t getNumPositions() const { return numPositions; }
+
+  /// Total bytes of the external values (views not counted twice).
+  uint64_t getExternalBytes() const;
+
+  /// The planner's problem: one buffer per LiveBuffer, in the same order.
+  ::memplan::Problem toProblem(uint64_t alignment) const;
+
+private:
+  BufferLiveness() = default;
+
+  SmallVector<LiveBuffer> buffers;
+  SmallVector<ExternalValue> externals;
+  DenseMap<Value, unsigned> bufferOf;
+  DenseMap<Value, unsigned> externalOf;
+  DenseMap<Operation *, int64_t> positions;
+  int64_t numPositions = 0;
+};
+
+} // namespace mlir::memplan
+
+#endif // MEMPLAN_ANALYSIS_BUFFERLIVENESS_H

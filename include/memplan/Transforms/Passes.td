@@ -1,0 +1,92 @@
+//===- Passes.td - memplan passes --------------------------*- tablegen -*-===//
+
+#ifndef MEMPLAN_TRANSFORMS_PASSES_TD
+#define MEMPLAN_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def PlanOffsets : Pass<"plan-offsets", "::mlir::ModuleOp"> {
+  let summary = "Place every intermediate tensor of each function in one arena";
+  let description = [{
+    For every function with a body: computes the lifetime of every
+    intermediate tensor (BufferLiveness), plans an offset for each in one
+    arena with the chosen algorithm, checks the plan with the independent
+    validator, and writes it into the IR:
+
+    * `memplan.offsets = array<i64: ...>` on every op with planned results
+      (-1 for results outside the arena: views of arguments, non-tensors),
+      `memplan.scratch_offset` on ops with scratch memory;
+    * `memplan.arena_size`, `memplan.lower_bound` and `memplan.alignment` on
+      the function.
+
+    A remark per function sums the plan up: arena, lower bound, their ratio,
+    bytes without reuse, buffer count. `report=` writes every buffer as JSON.
+
+    Example:
+
+    ```mlir
+    func.func @f(%x: tensor<256xf32>) -> tensor<256xf32> {
+      %0 = memplan.gelu %x : tensor<256xf32>
+      %1 = memplan.relu %0 : tensor<256xf32>
+      return %1 : tensor<256xf32>
+    }
+    ```
+
+    becomes, with `in-place=false`:
+
+    ```mlir
+    func.func @f(%x: tensor<256xf32>) -> tensor<256xf32>
+        attributes {memplan.alignment = 256 : i64, memplan.arena_size = 2048 : i64,
+                    memplan.lower_bound = 2048 : i64} {
+      %0 = memplan.gelu %x {memplan.offsets = array<i64: 0>} : tensor<256xf32>
+      %1 = memplan.relu %0 {memplan.offsets = array<i64: 1024>} : tensor<256xf32>
+      return %1 : tensor<256xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"algorithm", "algorithm", "std::string", "\"greedy-by-size\"",
+           "Offset algorithm: naive, greedy-by-size, greedy-by-breadth, "
+           "best-fit or shared-objects">,
+    Option<"alignment", "alignment", "uint64_t", "256",
+           "Byte alignment of every offset (a power of two); 256 matches "
+           "cudaMalloc, so every tensor is as aligned as its own allocation "
+           "would be">,
+    Option<"inPlace", "in-place", "bool", "true",
+           "Let a result overwrite an operand that dies at its op, when the "
+           "op allows it and the operand's buffer is large enough">,
+    Option<"reportFile", "report", "std::string", "\"\"",
+           "Write the plan as JSON to this file">,
+  ];
+  let dependentDialects = ["::mlir::memplan::MemPlanDialect"];
+}
+
+def VerifyPlan : Pass<"memplan-verify-plan", "::mlir::ModuleOp"> {
+  let summary = "Check the offsets written in the IR with the validator";
+  let description = [{
+    Reads a plan from the IR (written by --plan-offsets, by hand or by another
+    tool), recomputes the lifetimes, and proves it with the independent
+    validator: no two tensors live at the same time overlap in memory, every
+    offset is aligned to `memplan.alignment`, the arena is exactly the end of
+    the highest buffer, and every view sits at its source's offset. A result
+    at the same offset as an operand that dies at its op counts as computed
+    in place when the op allows it. The first conflict is an error naming both
+    values.
+  }];
+  let dependentDialects = ["::mlir::memplan::MemPlanDialect"];
+}
+
+def PrintLiveness : Pass<"memplan-print-liveness", "::mlir::ModuleOp"> {
+  let summary = "Print the lifetime of every buffer (for tests)";
+  let description = [{
+    Prints, for every function, one line per external value and per arena
+    buffer: the value, its bytes, and its live interval [first, end) in op
+    positions, with the views and in-place results that share it.
+  }];
+  let options = [
+    Option<"inPlace", "in-place", "bool", "true",
+           "Share buffers in place as --plan-offsets does">,
+  ];
+}
+
+#endif // MEMPLAN_TRANSFORMS_PASSES_TD

@@ -1,0 +1,227 @@
+//===- BufferLiveness.cpp - Lifetimes of the tensors of a function --------===//
+
+#include "memplan/Analysis/BufferLiveness.h"
+
+#include "memplan/Dialect/MemPlan/IR/MemPlanInterfaces.h"
+#include "memplan/Dialect/MemPlan/IR/TypeByteSize.h"
+#include "mlir/IR/Block.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SmallSet.h"
+
+using namespace mlir;
+using namespace mlir::memplan;
+
+namespace {
+
+/// Values the planner cares about: tensors and memrefs.
+bool isPlannable(Value value) {
+  return isa<TensorType, BaseMemRefType>(value.getType());
+}
+
+/// The operand whose buffer `result` is a view of, if any.
+std::optional<unsigned> getAliasedOperand(OpResult result) {
+  Operation *op = result.getOwner();
+  if (auto planning = dyn_cast<BufferPlanningOpInterface>(op))
+    return planning.getAliasedOperand(result.getResultNumber());
+  if (auto view = dyn_cast<ViewLikeOpInterface>(op)) {
+    if (view.getViewDest() != result)
+      return std::nullopt;
+    Value source = view.getViewSource();
+    for (OpOperand &operand : op->getOpOperands())
+      if (operand.get() == source)
+        return operand.getOperandNumber();
+  }
+  return std::nullopt;
+}
+
+/// The byte size of a value's type, or a diagnostic naming `what`.
+FailureOr<uint64_t> getBytesOrEmitError(Value value, Location loc,
+                                        const Twine &what) {
+  ByteSize size = getByteSize(value.getType());
+  if (size.ok())
+    return size.bytes;
+  emitError(loc) << what << " of type " << value.getType() << " "
+                 << describeByteSizeFailure(size.status)
+                 << "; memplan plans statically shaped tensors of sized "
+                    "element types only";
+  return failure();
+}
+
+} // namespace
+
+FailureOr<BufferLiveness>
+BufferLiveness::compute(Region &body, const InPlacePolicy &inPlace) {
+  BufferLiveness liveness;
+  if (body.empty())
+    return liveness;
+  if (!body.hasOneBlock()) {
+    emitError(body.getLoc())
+        << "memplan plans function bodies of one block; this one has "
+        << body.getBlocks().size() << " blocks";
+    return failure();
+  }
+  Block &block = body.front();
+
+  // Positions, and the last position at which each value of the block is
+  // used (uses in nested regions count at their ancestor in the block).
+  DenseMap<Value, int64_t> lastUse;
+  int64_t position = 0;
+  for (Operation &op : block) {
+    liveness.positions[&op] = position;
+    op.walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (operand.getParentBlock() == &block)
+          lastUse[operand] = std::max(lastUse.lookup(operand), position);
+    });
+    ++position;
+  }
+  liveness.numPositions = position;
+
+  auto addExternal = [&](Value value, ExternalValue::Kind kind,
+                         uint64_t bytes) {
+    liveness.externalOf[value] = liveness.externals.size();
+    liveness.externals.push_back({kind, value, bytes});
+  };
+
+  for (BlockArgument argument : block.getArguments()) {
+    if (!isPlannable(argument))
+      continue;
+    FailureOr<uint64_t> bytes =
+        getBytesOrEmitError(argument, argument.getLoc(),
+                            "argument #" + Twine(argument.getArgNumber()));
+    if (failed(bytes))
+      return failure();
+    addExternal(argument, ExternalValue::Kind::Argument, *bytes);
+  }
+
+  // The last position at which a value of each buffer is used.
+  SmallVector<int64_t> lastUseOfBuffer;
+  auto currentEnd = [&](unsigned index) { return lastUseOfBuffer[index]; };
+  auto join = [&](Value value, unsigned index, BufferValue::Role role) {
+    liveness.bufferOf[value] = index;
+    liveness.buffers[index].values.push_back({value, role});
+    lastUseOfBuffer[index] =
+        std::max(lastUseOfBuffer[index], lastUse.lookup(value));
+  };
+
+  for (Operation &op : block) {
+    int64_t here = liveness.positions[&op];
+    bool isConstant = op.hasTrait<OpTrait::ConstantLike>();
+    llvm::SmallSet<unsigned, 4> takenInPlace;
+    for (OpResult result : op.getResults()) {
+      if (!isPlannable(result))
+        continue;
+      FailureOr<uint64_t> bytes = getBytesOrEmitError(
+          result, op.getLoc(), "result #" + Twine(result.getResultNumber()));
+      if (failed(bytes))
+        return failure();
+      if (isConstant) {
+        addExternal(result, ExternalValue::Kind::Constant, *bytes);
+        continue;
+      }
+
+      // A view joins its source, in the arena or outside it.
+      if (std::optional<unsigned> aliased = getAliasedOperand(result)) {
+        Value source = op.getOperand(*aliased);
+        if (std::optional<unsigned> index = liveness.getBufferIndex(source)) {
+          join(result, *index, BufferValue::Role::View);
+          continue;
+        }
+        if (liveness.isExternal(source)) {
+          liveness.externalOf[result] = liveness.externalOf.lookup(source);
+          continue;
+        }
+        // A view of something not planned (a value of another block): it is
+        // planned as a buffer of its own below, which over-approximates.
+      }
+
+      // In place over an operand whose buffer dies here.
+      std::optional<unsigned> reused;
+      if (inPlace) {
+        if (auto planning = dyn_cast<BufferPlanningOpInterface>(op)) {
+          for (unsigned operandIndex :
+               planning.getInPlaceOperands(result.getResultNumber())) {
+            std::optional<unsigned> index =
+                liveness.getBufferIndex(op.getOperand(operandIndex));
+            if (!index || takenInPlace.contains(*index))
+              continue;
+            const LiveBuffer &candidate = liveness.buffers[*index];
+            if (candidate.kind != LiveBuffer::Kind::Result ||
+                candidate.bytes < *bytes || currentEnd(*index) != here)
+              continue;
+            if (inPlace(result, operandIndex)) {
+              reused = *index;
+              break;
+            }
+          }
+        }
+      }
+      if (reused) {
+        takenInPlace.insert(*reused);
+        join(result, *reused, BufferValue::Role::InPlace);
+        continue;
+      }
+
+      LiveBuffer buffer;
+      buffer.kind = LiveBuffer::Kind::Result;
+      buffer.op = &op;
+      buffer.bytes = *bytes;
+      buffer.start = here;
+      liveness.buffers.push_back(buffer);
+      lastUseOfBuffer.push_back(here);
+      join(result, liveness.buffers.size() - 1, BufferValue::Role::Defines);
+    }
+
+    if (auto planning = dyn_cast<BufferPlanningOpInterface>(op)) {
+      FailureOr<uint64_t> scratch = planning.getScratchBytes();
+      if (failed(scratch)) {
+        op.emitError("scratch byte size overflows 64 bits");
+        return failure();
+      }
+      if (*scratch > 0) {
+        LiveBuffer buffer;
+        buffer.kind = LiveBuffer::Kind::Scratch;
+        buffer.op = &op;
+        buffer.bytes = *scratch;
+        buffer.start = here;
+        buffer.end = here + 1;
+        liveness.buffers.push_back(buffer);
+        lastUseOfBuffer.push_back(here);
+      }
+    }
+  }
+
+  // A buffer lives until the last use of any value stored in it.
+  for (unsigned index = 0; index < liveness.buffers.size(); ++index) {
+    LiveBuffer &buffer = liveness.buffers[index];
+    if (buffer.kind == LiveBuffer::Kind::Result)
+      buffer.end = currentEnd(index) + 1;
+  }
+  return liveness;
+}
+
+std::optional<unsigned> BufferLiveness::getBufferIndex(Value value) const {
+  auto it = bufferOf.find(value);
+  if (it == bufferOf.end())
+    return std::nullopt;
+  return it->second;
+}
+
+uint64_t BufferLiveness::getExternalBytes() const {
+  uint64_t total = 0;
+  for (const ExternalValue &external : externals)
+    if (__builtin_add_overflow(total, external.bytes, &total))
+      return UINT64_MAX;
+  return total;
+}
+
+::memplan::Problem BufferLiveness::toProblem(uint64_t alignment) const {
+  ::memplan::Problem problem;
+  problem.buffers.reserve(buffers.size());
+  for (const LiveBuffer &buffer : buffers)
+    problem.buffers.push_back(
+        {buffer.bytes, buffer.start, buffer.end, alignment});
+  return problem;
+}

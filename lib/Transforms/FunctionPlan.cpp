@@ -1,0 +1,197 @@
+//===- FunctionPlan.cpp - Plan one function -------------------------------===//
+
+#include "FunctionPlan.h"
+
+#include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
+#include "memplan/Planner/Validator.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+using namespace mlir::memplan;
+
+FailureOr<FunctionPlan> mlir::memplan::planFunction(
+    FunctionOpInterface function, ::memplan::Algorithm algorithm,
+    uint64_t alignment, bool inPlace) {
+  InPlacePolicy policy;
+  if (inPlace)
+    policy = [](OpResult, unsigned) { return true; };
+  FailureOr<BufferLiveness> liveness =
+      BufferLiveness::compute(function.getFunctionBody(), policy);
+  if (failed(liveness))
+    return failure();
+
+  FunctionPlan plan{function, std::move(*liveness), algorithm, alignment,
+                    {}, {}, 0, 0};
+  plan.problem = plan.liveness.toProblem(alignment);
+  ::memplan::PlanResult result = ::memplan::plan(plan.problem, algorithm);
+  if (!result.ok())
+    return function.emitError() << "cannot plan this function: "
+                                << result.error;
+  if (result.solution.arenaSize > static_cast<uint64_t>(INT64_MAX))
+    return function.emitError()
+           << "cannot plan this function: the arena of "
+           << result.solution.arenaSize << " bytes exceeds 2^63 - 1 bytes";
+  if (std::optional<::memplan::ValidationError> error =
+          ::memplan::validateSolution(plan.problem, result.solution))
+    return function.emitError()
+           << "internal error: the " << ::memplan::getAlgorithmName(algorithm)
+           << " plan failed validation: " << error->message;
+  plan.solution = std::move(result.solution);
+  plan.lowerBound = ::memplan::computeLowerBound(plan.problem);
+  plan.bytesWithoutReuse = ::memplan::computeBytesWithoutReuse(plan.problem);
+  return plan;
+}
+
+void mlir::memplan::annotateFunction(const FunctionPlan &plan) {
+  FunctionOpInterface function = plan.function;
+  Builder builder(function.getContext());
+  // Forget an older plan.
+  function.getFunctionBody().walk([](Operation *op) {
+    op->removeAttr(kOffsetsAttrName);
+    op->removeAttr(kScratchOffsetAttrName);
+  });
+
+  const BufferLiveness &liveness = plan.liveness;
+  for (Block &block : function.getFunctionBody()) {
+    for (Operation &op : block) {
+      SmallVector<int64_t> offsets;
+      bool anyPlanned = false;
+      for (Value result : op.getResults()) {
+        std::optional<unsigned> index = liveness.getBufferIndex(result);
+        anyPlanned |= index.has_value();
+        offsets.push_back(
+            index ? static_cast<int64_t>(plan.solution.offsets[*index]) : -1);
+      }
+      if (anyPlanned)
+        op.setAttr(kOffsetsAttrName, builder.getDenseI64ArrayAttr(offsets));
+    }
+  }
+  for (auto [index, buffer] : llvm::enumerate(liveness.getBuffers()))
+    if (buffer.kind == LiveBuffer::Kind::Scratch)
+      buffer.op->setAttr(kScratchOffsetAttrName,
+                         builder.getI64IntegerAttr(plan.solution.offsets[index]));
+
+  function->setAttr(kArenaSizeAttrName,
+                    builder.getI64IntegerAttr(plan.solution.arenaSize));
+  function->setAttr(kLowerBoundAttrName,
+                    builder.getI64IntegerAttr(static_cast<int64_t>(
+                        std::min<uint64_t>(plan.lowerBound, INT64_MAX))));
+  function->setAttr(kAlignmentAttrName,
+                    builder.getI64IntegerAttr(plan.alignment));
+}
+
+/// The algorithm's option spelling, as a StringRef.
+static StringRef algorithmName(const FunctionPlan &plan) {
+  std::string_view name = ::memplan::getAlgorithmName(plan.algorithm);
+  return StringRef(name.data(), name.size());
+}
+
+void mlir::memplan::emitPlanRemark(const FunctionPlan &plan) {
+  double ratio = plan.lowerBound == 0
+                     ? 1.0
+                     : double(plan.solution.arenaSize) / plan.lowerBound;
+  char ratioText[32];
+  snprintf(ratioText, sizeof(ratioText), "%.3f", ratio);
+  // At the function's location, without the "see current operation" note
+  // that Operation::emitRemark attaches.
+  InFlightDiagnostic remark = mlir::emitRemark(plan.function->getLoc());
+  remark << "memplan: arena " << plan.solution.arenaSize
+         << " bytes, lower bound " << plan.lowerBound << " bytes (ratio "
+         << ratioText << "), "
+         << plan.bytesWithoutReuse << " bytes without reuse, "
+         << plan.problem.buffers.size() << " buffers, "
+         << plan.liveness.getExternalBytes() << " external bytes ("
+         << algorithmName(plan) << ")";
+  if (const auto &shared = plan.solution.sharedObjects)
+    remark << "; " << shared->objectCount << " shared objects, "
+           << shared->totalBytes << " bytes";
+}
+
+/// `%3`, `%arg0`: the value as printed in the function.
+static std::string nameOf(Value value, AsmState &state) {
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  value.printAsOperand(os, state);
+  return name;
+}
+
+static const char *roleName(BufferValue::Role role) {
+  switch (role) {
+  case BufferValue::Role::Defines:
+    return "defines";
+  case BufferValue::Role::View:
+    return "view";
+  case BufferValue::Role::InPlace:
+    return "in-place";
+  }
+  return "unknown";
+}
+
+void mlir::memplan::writePlanReport(raw_ostream &os,
+                                    ArrayRef<FunctionPlan> plans) {
+  llvm::json::OStream json(os, /*IndentSize=*/2);
+  json.objectBegin();
+  json.attributeArray("functions", [&] {
+    for (const FunctionPlan &plan : plans) {
+      FunctionOpInterface function = plan.function;
+      AsmState state(function);
+      const BufferLiveness &liveness = plan.liveness;
+      json.objectBegin();
+      json.attribute("name", function.getName());
+      json.attribute("algorithm", algorithmName(plan));
+      json.attribute("alignment", plan.alignment);
+      json.attribute("arena_bytes", plan.solution.arenaSize);
+      json.attribute("lower_bound_bytes", plan.lowerBound);
+      json.attribute("bytes_without_reuse", plan.bytesWithoutReuse);
+      json.attribute("external_bytes", liveness.getExternalBytes());
+      json.attribute("buffer_count",
+                     static_cast<uint64_t>(liveness.getBuffers().size()));
+      if (const auto &shared = plan.solution.sharedObjects) {
+        json.attribute("shared_object_count", shared->objectCount);
+        json.attribute("shared_object_bytes", shared->totalBytes);
+      }
+      json.attributeArray("buffers", [&] {
+        for (auto [index, buffer] : llvm::enumerate(liveness.getBuffers())) {
+          bool scratch = buffer.kind == LiveBuffer::Kind::Scratch;
+          json.objectBegin();
+          json.attribute("id", static_cast<uint64_t>(index));
+          json.attribute("kind", scratch ? "scratch" : "result");
+          if (!scratch)
+            json.attribute("value", nameOf(buffer.values.front().value, state));
+          json.attribute("op", buffer.op->getName().getStringRef());
+          json.attribute("bytes", buffer.bytes);
+          json.attribute("start", buffer.start);
+          json.attribute("end", buffer.end);
+          json.attribute("offset", plan.solution.offsets[index]);
+          if (buffer.values.size() > 1)
+            json.attributeArray("shared_with", [&] {
+              for (const BufferValue &value :
+                   ArrayRef(buffer.values).drop_front())
+                json.object([&] {
+                  json.attribute("value", nameOf(value.value, state));
+                  json.attribute("role", roleName(value.role));
+                });
+            });
+          json.objectEnd();
+        }
+      });
+      json.attributeArray("externals", [&] {
+        for (const ExternalValue &external : liveness.getExternals())
+          json.object([&] {
+            json.attribute("value", nameOf(external.value, state));
+            json.attribute("kind", external.kind == ExternalValue::Kind::Argument
+                                       ? "argument"
+                                       : "constant");
+            json.attribute("bytes", external.bytes);
+          });
+      });
+      json.objectEnd();
+    }
+  });
+  json.objectEnd();
+  os << "\n";
+}

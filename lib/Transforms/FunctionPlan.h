@@ -1,0 +1,49 @@
+//===- FunctionPlan.h - Plan one function -----------------------*- C++ -*-===//
+//
+// Internal to the passes: liveness -> problem -> algorithm -> validator, for
+// one function, with every failure reported as a diagnostic.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMPLAN_LIB_TRANSFORMS_FUNCTIONPLAN_H
+#define MEMPLAN_LIB_TRANSFORMS_FUNCTIONPLAN_H
+
+#include "memplan/Analysis/BufferLiveness.h"
+#include "memplan/Planner/Algorithms.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+#include <string>
+
+namespace mlir::memplan {
+
+struct FunctionPlan {
+  FunctionOpInterface function;
+  BufferLiveness liveness;
+  ::memplan::Algorithm algorithm;
+  uint64_t alignment;
+  ::memplan::Problem problem;
+  ::memplan::Solution solution;
+  uint64_t lowerBound = 0;
+  uint64_t bytesWithoutReuse = 0;
+};
+
+/// Plans `function` (which has a body). Emits a diagnostic and fails on bad
+/// input, on an arena that does not fit in 63 bits, and on a plan that the
+/// validator rejects (an internal error: a plan is never written unchecked).
+FailureOr<FunctionPlan> planFunction(FunctionOpInterface function,
+                                     ::memplan::Algorithm algorithm,
+                                     uint64_t alignment, bool inPlace);
+
+/// Writes the plan into the IR (see PlanAttributes.h), replacing any older
+/// plan of the function.
+void annotateFunction(const FunctionPlan &plan);
+
+/// The remark that sums a plan up.
+void emitPlanRemark(const FunctionPlan &plan);
+
+/// Writes the plans as JSON.
+void writePlanReport(raw_ostream &os, ArrayRef<FunctionPlan> plans);
+
+} // namespace mlir::memplan
+
+#endif // MEMPLAN_LIB_TRANSFORMS_FUNCTIONPLAN_H

@@ -1,0 +1,73 @@
+//===- PrintLiveness.cpp - --memplan-print-liveness -----------------------===//
+
+#include "memplan/Transforms/Passes.h"
+
+#include "memplan/Analysis/BufferLiveness.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::memplan {
+#define GEN_PASS_DEF_PRINTLIVENESS
+#include "memplan/Transforms/Passes.h.inc"
+} // namespace mlir::memplan
+
+using namespace mlir;
+using namespace mlir::memplan;
+
+namespace {
+
+struct PrintLivenessPass : public mlir::memplan::impl::PrintLivenessBase<PrintLivenessPass> {
+  using PrintLivenessBase::PrintLivenessBase;
+
+  void runOnOperation() override {
+    raw_ostream &os = llvm::outs();
+    InPlacePolicy policy;
+    if (inPlace)
+      policy = [](OpResult, unsigned) { return true; };
+    for (auto function : getOperation().getOps<FunctionOpInterface>()) {
+      if (function.isExternal())
+        continue;
+      FailureOr<BufferLiveness> liveness =
+          BufferLiveness::compute(function.getFunctionBody(), policy);
+      if (failed(liveness))
+        return signalPassFailure();
+      AsmState state(function);
+      auto print = [&](Value value) { value.printAsOperand(os, state); };
+
+      os << "liveness of @" << function.getName() << ": "
+         << liveness->getNumPositions() << " positions, "
+         << liveness->getBuffers().size() << " buffers\n";
+      for (const ExternalValue &external : liveness->getExternals()) {
+        os << "  external ";
+        print(external.value);
+        os << " ("
+           << (external.kind == ExternalValue::Kind::Argument ? "argument"
+                                                              : "constant")
+           << "): " << external.bytes << " bytes\n";
+      }
+      for (auto [index, buffer] : llvm::enumerate(liveness->getBuffers())) {
+        os << "  buffer #" << index << ": ";
+        if (buffer.kind == LiveBuffer::Kind::Scratch)
+          os << "scratch of " << buffer.op->getName();
+        else {
+          print(buffer.values.front().value);
+          os << " = " << buffer.op->getName();
+        }
+        os << ", " << buffer.bytes << " bytes, live [" << buffer.start << ", "
+           << buffer.end << ")\n";
+        if (buffer.values.empty())
+          continue;
+        for (const BufferValue &value : ArrayRef(buffer.values).drop_front()) {
+          os << "    "
+             << (value.role == BufferValue::Role::View ? "view " : "in place ");
+          print(value.value);
+          os << "\n";
+        }
+      }
+    }
+    markAllAnalysesPreserved();
+  }
+};
+
+} // namespace
