@@ -20,21 +20,22 @@ namespace {
 struct PlanOffsetsPass : public mlir::memplan::impl::PlanOffsetsBase<PlanOffsetsPass> {
   using PlanOffsetsBase::PlanOffsetsBase;
 
+  /// Checks the options once, before any IR is touched.
+  LogicalResult initialize(MLIRContext *context) override {
+    chosen = ::memplan::parseAlgorithm(algorithm);
+    if (!chosen)
+      return emitError(UnknownLoc::get(context))
+             << "unknown algorithm '" << algorithm
+             << "'; expected one of: " << ::memplan::getAlgorithmNameList();
+    if (alignment == 0 || (alignment & (alignment - 1)))
+      return emitError(UnknownLoc::get(context))
+             << "alignment must be a power of two, got "
+             << static_cast<uint64_t>(alignment);
+    return success();
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    std::optional<::memplan::Algorithm> chosen =
-        ::memplan::parseAlgorithm(algorithm);
-    if (!chosen) {
-      module.emitError() << "unknown algorithm '" << algorithm
-                         << "'; expected one of: "
-                         << ::memplan::getAlgorithmNameList();
-      return signalPassFailure();
-    }
-    if (alignment == 0 || (alignment & (alignment - 1))) {
-      module.emitError() << "alignment must be a power of two, got "
-                         << alignment;
-      return signalPassFailure();
-    }
 
     std::vector<FunctionPlan> plans;
     bool failedAny = false;
@@ -54,18 +55,21 @@ struct PlanOffsetsPass : public mlir::memplan::impl::PlanOffsetsBase<PlanOffsets
     if (failedAny)
       return signalPassFailure();
 
+
     if (!reportFile.empty()) {
       std::string error;
       std::unique_ptr<llvm::ToolOutputFile> file =
           openOutputFile(reportFile, &error);
       if (!file) {
-        module.emitError() << "cannot write the report: " << error;
+        emitError(module.getLoc()) << "cannot write the report: " << error;
         return signalPassFailure();
       }
       writePlanReport(file->os(), plans);
       file->keep();
     }
   }
+
+  std::optional<::memplan::Algorithm> chosen;
 };
 
 } // namespace

@@ -44,6 +44,25 @@ TEST_F(TypeByteSizeTest, ZeroSizedIsValid) {
   EXPECT_EQ(size.bytes, 0u);
 }
 
+TEST_F(TypeByteSizeTest, LargestSizesFit) {
+  // 2^62 bytes of i8, and 2^65 elements of i1 (2^62 bytes): both fit 64 bits
+  // even though their bit counts do not.
+  EXPECT_EQ(getByteSize(RankedTensorType::get({int64_t(1) << 62},
+                                              b.getI8Type()))
+                .bytes,
+            uint64_t(1) << 62);
+  EXPECT_EQ(getByteSize(RankedTensorType::get({int64_t(1) << 62, 8},
+                                              b.getI1Type()))
+                .bytes,
+            uint64_t(1) << 62);
+  // A zero dimension makes any shape empty.
+  EXPECT_EQ(getByteSize(RankedTensorType::get({int64_t(1) << 62,
+                                               int64_t(1) << 62, 0},
+                                              b.getF32Type()))
+                .status,
+            ByteSizeStatus::Ok);
+}
+
 TEST_F(TypeByteSizeTest, FailuresAreToldApart) {
   EXPECT_EQ(getByteSize(RankedTensorType::get({ShapedType::kDynamic, 4},
                                               b.getF32Type()))

@@ -3,6 +3,7 @@
 #include "memplan/Dialect/MemPlan/IR/TypeByteSize.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 using namespace mlir::memplan;
@@ -36,15 +37,23 @@ ByteSize mlir::memplan::getByteSize(Type type) {
   std::optional<uint64_t> bits = getElementBitWidth(shaped.getElementType());
   if (!bits)
     return {ByteSizeStatus::UnsizedElementType, 0};
-  // Count bits in 64 bits with overflow checks, then round up to bytes. A
-  // zero-sized dimension gives zero bytes, which is valid.
-  uint64_t totalBits = *bits;
+  // A zero-sized dimension gives zero bytes, which is valid, whatever the
+  // other dimensions are.
+  if (llvm::is_contained(shaped.getShape(), 0))
+    return {ByteSizeStatus::Ok, 0};
+  // Count bits in 128 bits, stopping as soon as the count is past the most
+  // bits that round up to a 64-bit byte count.
+  using uint128 = unsigned __int128;
+  const uint128 maxBits = uint128(UINT64_MAX) * 8;
+  uint128 totalBits = *bits;
   for (int64_t dim : shaped.getShape()) {
-    if (__builtin_mul_overflow(totalBits, static_cast<uint64_t>(dim),
-                               &totalBits))
+    if (totalBits > maxBits / static_cast<uint64_t>(dim))
       return {ByteSizeStatus::Overflow, 0};
+    totalBits *= static_cast<uint64_t>(dim);
   }
-  return {ByteSizeStatus::Ok, totalBits / 8 + (totalBits % 8 != 0)};
+  if (totalBits > maxBits)
+    return {ByteSizeStatus::Overflow, 0};
+  return {ByteSizeStatus::Ok, static_cast<uint64_t>((totalBits + 7) / 8)};
 }
 
 llvm::StringRef

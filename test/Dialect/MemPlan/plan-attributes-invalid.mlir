@@ -1,0 +1,46 @@
+// RUN: memplan-opt %s -split-input-file -verify-diagnostics
+
+// The dialect verifies the plan attributes wherever they appear.
+
+func.func @offsets_count(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'memplan.offsets' has 2 entries for 1 results}}
+  %0 = memplan.gelu %x {memplan.offsets = array<i64: 0, 16>} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @offsets_type(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'memplan.offsets' must be an array<i64> of offsets}}
+  %0 = memplan.gelu %x {memplan.offsets = [0]} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @offsets_negative(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'memplan.offsets' has offset -2; offsets are >= 0, or -1 for results outside the arena}}
+  %0 = memplan.gelu %x {memplan.offsets = array<i64: -2>} : tensor<4xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'memplan.arena_size' must be a non-negative i64 integer, got -1 : i64}}
+func.func @arena_negative() attributes {memplan.arena_size = -1 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'memplan.alignment' must be a power of two, got 24}}
+func.func @alignment() attributes {memplan.alignment = 24 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown memplan attribute 'memplan.offset'}}
+func.func @typo() attributes {memplan.offset = 0 : i64} {
+  return
+}

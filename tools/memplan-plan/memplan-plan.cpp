@@ -1,0 +1,119 @@
+//===- memplan-plan.cpp - Plan a CSV of buffers ---------------------------===//
+//
+//   memplan-plan --input buffers.csv --output plan.csv
+//                [--algorithm greedy-by-size] [--alignment N]
+//
+// Reads buffers in the CSV format of the public static-allocation benchmark
+// suites (id,lower,upper,size[,alignment]; live on [lower, upper)), plans
+// them, proves the plan with the validator, writes the rows with an `offset`
+// column, and prints one summary line. On malformed input it prints the line
+// number of the error and writes no output file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memplan/Planner/Algorithms.h"
+#include "memplan/Planner/CsvFormat.h"
+#include "memplan/Planner/Validator.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+using namespace memplan;
+
+static llvm::cl::opt<std::string>
+    inputPath("input", llvm::cl::desc("CSV of buffers to plan"),
+              llvm::cl::value_desc("file"), llvm::cl::Required);
+static llvm::cl::opt<std::string>
+    outputPath("output", llvm::cl::desc("CSV of the plan to write"),
+               llvm::cl::value_desc("file"), llvm::cl::Required);
+static llvm::cl::opt<std::string> algorithmName(
+    "algorithm",
+    llvm::cl::desc("naive, greedy-by-size (default), greedy-by-breadth, "
+                   "best-fit or shared-objects"),
+    llvm::cl::init("greedy-by-size"));
+static llvm::cl::opt<uint64_t> minimumAlignment(
+    "alignment",
+    llvm::cl::desc("Align every offset to at least this many bytes (a power "
+                   "of two; an alignment column can ask for more)"),
+    llvm::cl::init(1));
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "memplan-plan: error: " << message << "\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::cl::ParseCommandLineOptions(argc, argv,
+                                    "memplan-plan: plan a CSV of buffers\n");
+
+  std::optional<Algorithm> algorithm = parseAlgorithm(algorithmName);
+  if (!algorithm)
+    return fail("unknown algorithm '" + algorithmName +
+                "'; expected one of: " + getAlgorithmNameList());
+  if (minimumAlignment == 0 || (minimumAlignment & (minimumAlignment - 1)))
+    return fail("--alignment must be a power of two, got " +
+                llvm::Twine(minimumAlignment.getValue()));
+
+  std::ifstream input(inputPath, std::ios::binary);
+  if (!input)
+    return fail("cannot open '" + inputPath + "'");
+  CsvProblem csv;
+  std::string error;
+  if (!readProblemCsv(input, csv, error))
+    return fail(inputPath + ": " + error);
+  for (Buffer &buffer : csv.problem.buffers)
+    buffer.alignment = std::max<uint64_t>(buffer.alignment, minimumAlignment);
+
+  auto begin = std::chrono::steady_clock::now();
+  PlanResult result = plan(csv.problem, *algorithm);
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - begin)
+                       .count();
+  if (!result.ok())
+    return fail(inputPath + ": " + result.error);
+  if (std::optional<ValidationError> invalid =
+          validateSolution(csv.problem, result.solution))
+    return fail("internal error: the plan failed validation: " +
+                invalid->message);
+
+  std::error_code ec;
+  llvm::ToolOutputFile output(outputPath, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return fail("cannot write '" + outputPath + "': " + ec.message());
+  std::string text;
+  {
+    std::ostringstream stream;
+    writePlanCsv(stream, csv, result.solution);
+    text = stream.str();
+  }
+  output.os() << text;
+  output.os().flush();
+  if (output.os().has_error())
+    return fail("cannot write '" + outputPath + "'");
+  output.keep();
+
+  uint64_t lowerBound = computeLowerBound(csv.problem);
+  uint64_t arena = result.solution.arenaSize;
+  char summary[256];
+  snprintf(summary, sizeof(summary),
+           "%zu buffers, arena %llu bytes, lower bound %llu bytes, ratio "
+           "%.4f, %.3f s",
+           csv.problem.buffers.size(), (unsigned long long)arena,
+           (unsigned long long)lowerBound,
+           lowerBound == 0 ? 1.0 : double(arena) / double(lowerBound),
+           seconds);
+  llvm::outs() << summary;
+  if (const auto &shared = result.solution.sharedObjects)
+    llvm::outs() << ", " << shared->objectCount << " shared objects";
+  llvm::outs() << " (" << algorithmName << ")\n";
+  return 0;
+}
