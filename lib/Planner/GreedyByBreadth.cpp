@@ -28,7 +28,9 @@ PlanResult memplan::planGreedyByBreadth(const Problem &problem) {
 
   // Breadth of every slot, and which buffers cover it.
   std::vector<long double> breadth(slots + 1, 0);
-  IntervalStabber covering(slots);
+  IntervalStabber<uint32_t> covering(slots);
+  for (uint32_t id = 0; id < buffers.size(); ++id)
+    covering.count(placement.firstSlot(id), placement.lastSlot(id));
   for (uint32_t id = 0; id < buffers.size(); ++id) {
     size_t first = placement.firstSlot(id), last = placement.lastSlot(id);
     breadth[first] += buffers[id].size;

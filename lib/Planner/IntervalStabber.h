@@ -3,8 +3,13 @@
 // Internal to the planner. A segment tree over the slots of a TimeAxis: an
 // interval of slots [first, last) is stored at O(log slots) canonical nodes,
 // and the intervals covering one slot are those stored on the path from that
-// slot's leaf to the root, found in O(log slots + answers). Node lists are
-// linked lists in flat arrays, so a million intervals cost two allocations.
+// slot's leaf to the root, found in O(log slots + answers).
+//
+// Built in two phases so that every node's entries are contiguous in memory
+// (the payloads a query reads sit next to each other, which matters with a
+// million intervals): first `count` every interval that will be inserted,
+// then `insert` them, in any order. A node lists its entries in insertion
+// order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,47 +22,66 @@
 
 namespace memplan {
 
-class IntervalStabber {
+/// `Payload` is what is stored per interval and handed back to the visitor
+/// (an id, or whatever the caller needs without another memory access).
+template <typename Payload> class IntervalStabber {
 public:
   explicit IntervalStabber(size_t slotCount) {
     leafCount = 1;
     while (leafCount < slotCount)
       leafCount *= 2;
-    nodeHead.assign(2 * leafCount, -1);
+    begin.assign(2 * leafCount + 1, 0);
   }
 
-  /// Stores `id` for the slots [first, last).
-  void insert(uint32_t id, size_t first, size_t last) {
-    for (size_t l = first + leafCount, r = last + leafCount; l < r;
-         l /= 2, r /= 2) {
-      if (l & 1)
-        push(l++, id);
-      if (r & 1)
-        push(--r, id);
+  /// Phase 1: announces an interval [first, last) that will be inserted.
+  void count(size_t first, size_t last) {
+    forEachNode(first, last, [&](size_t node) { ++begin[node + 1]; });
+  }
+
+  /// Phase 2: stores `payload` for the slots [first, last). Every insert must
+  /// have been counted.
+  void insert(const Payload &payload, size_t first, size_t last) {
+    if (!finalized)
+      finalize();
+    forEachNode(first, last,
+                [&](size_t node) { entries[begin[node] + filled[node]++] = payload; });
+  }
+
+  /// Calls `fn(payload)` for every inserted interval that covers `slot`.
+  template <typename Fn> void forEachCovering(size_t slot, Fn &&fn) const {
+    if (!finalized)
+      return;
+    for (size_t node = slot + leafCount; node >= 1; node /= 2) {
+      const Payload *entry = entries.data() + begin[node];
+      for (uint32_t i = 0, e = filled[node]; i < e; ++i)
+        fn(entry[i]);
     }
   }
 
-  /// Calls `fn(id)` for every stored interval that covers `slot`.
-  template <typename Fn> void forEachCovering(size_t slot, Fn &&fn) const {
-    for (size_t node = slot + leafCount; node >= 1; node /= 2)
-      for (int64_t e = nodeHead[node]; e >= 0; e = entries[e].next)
-        fn(entries[e].id);
+private:
+  template <typename Fn> void forEachNode(size_t first, size_t last, Fn &&fn) {
+    for (size_t l = first + leafCount, r = last + leafCount; l < r;
+         l /= 2, r /= 2) {
+      if (l & 1)
+        fn(l++);
+      if (r & 1)
+        fn(--r);
+    }
   }
 
-private:
-  struct Entry {
-    uint32_t id;
-    int64_t next;
-  };
-
-  void push(size_t node, uint32_t id) {
-    entries.push_back({id, nodeHead[node]});
-    nodeHead[node] = static_cast<int64_t>(entries.size()) - 1;
+  void finalize() {
+    for (size_t node = 1; node < begin.size(); ++node)
+      begin[node] += begin[node - 1];
+    entries.resize(begin.back());
+    filled.assign(2 * leafCount, 0);
+    finalized = true;
   }
 
   size_t leafCount = 1;
-  std::vector<int64_t> nodeHead;
-  std::vector<Entry> entries;
+  bool finalized = false;
+  std::vector<size_t> begin;    // node -> first entry (after finalize)
+  std::vector<uint32_t> filled; // node -> entries inserted so far
+  std::vector<Payload> entries;
 };
 
 } // namespace memplan

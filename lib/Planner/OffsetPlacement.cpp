@@ -3,23 +3,32 @@
 #include "OffsetPlacement.h"
 
 #include "IntervalStabber.h"
+#include "SlotSet.h"
 #include "TimeAxis.h"
 
 #include <algorithm>
-#include <set>
 
 using namespace memplan;
 
 struct OffsetPlacement::Impl {
   explicit Impl(const Problem &problem)
       : problem(problem), axis(problem), stabber(axis.size()),
-        startHead(axis.size(), -1), offsets(problem.buffers.size(), 0) {
+        startBegin(axis.size() + 1, 0), startFilled(axis.size(), 0),
+        startRanks(axis.size()), offsets(problem.buffers.size(), 0) {
     first.reserve(problem.buffers.size());
     last.reserve(problem.buffers.size());
     for (const Buffer &buffer : problem.buffers) {
       first.push_back(axis.rank(buffer.start));
       last.push_back(axis.rank(buffer.end));
+      if (buffer.size == 0)
+        continue; // never placed in the structures
+      stabber.count(first.back(), last.back());
+      ++startBegin[first.back() + 1];
     }
+    // Buckets by start slot, contiguous, filled in placement order.
+    for (size_t rank = 1; rank < startBegin.size(); ++rank)
+      startBegin[rank] += startBegin[rank - 1];
+    startEntries.resize(startBegin.back());
   }
 
   bool place(uint32_t id) {
@@ -54,11 +63,11 @@ struct OffsetPlacement::Impl {
     }
 
     offsets[id] = bestOffset;
-    stabber.insert(id, first[id], last[id]);
-    if (startHead[first[id]] < 0)
-      startRanks.insert(first[id]);
-    startEntries.push_back({id, startHead[first[id]]});
-    startHead[first[id]] = static_cast<int64_t>(startEntries.size()) - 1;
+    Placed placed{bestOffset, buffer.size};
+    stabber.insert(placed, first[id], last[id]);
+    size_t rank = first[id];
+    startRanks.insert(rank);
+    startEntries[startBegin[rank] + startFilled[rank]++] = placed;
     return true;
   }
 
@@ -67,30 +76,37 @@ struct OffsetPlacement::Impl {
   /// start strictly inside it. The two sets are disjoint.
   void collectNeighbours(uint32_t id) {
     neighbours.clear();
-    auto add = [&](uint32_t other) {
-      neighbours.emplace_back(offsets[other], problem.buffers[other].size);
-    };
+    auto add = [&](const Placed &other) { neighbours.push_back(other); };
     stabber.forEachCovering(first[id], add);
-    for (auto it = startRanks.upper_bound(first[id]);
-         it != startRanks.end() && *it < last[id]; ++it)
-      for (int64_t e = startHead[*it]; e >= 0; e = startEntries[e].next)
-        add(startEntries[e].id);
+    for (size_t rank = startRanks.findNext(first[id] + 1); rank < last[id];
+         rank = startRanks.findNext(rank + 1))
+      for (size_t e = startBegin[rank], end = e + startFilled[rank]; e < end;
+           ++e)
+        add(startEntries[e]);
   }
 
-  struct StartEntry {
-    uint32_t id;
-    int64_t next;
+  /// What the gap search needs of a placed buffer, stored inline so that
+  /// collecting neighbours touches one cache line per neighbour.
+  struct Placed {
+    uint64_t offset;
+    uint64_t size;
+    bool operator<(const Placed &other) const {
+      return offset != other.offset ? offset < other.offset
+                                    : size < other.size;
+    }
   };
+
 
   const Problem &problem;
   TimeAxis axis;
-  IntervalStabber stabber;
+  IntervalStabber<Placed> stabber;
   std::vector<size_t> first, last;
-  std::vector<int64_t> startHead;
-  std::vector<StartEntry> startEntries;
-  std::set<size_t> startRanks;
+  std::vector<size_t> startBegin;    // start slot -> first entry
+  std::vector<uint32_t> startFilled; // start slot -> entries placed so far
+  std::vector<Placed> startEntries;
+  SlotSet startRanks;
   std::vector<uint64_t> offsets;
-  std::vector<std::pair<uint64_t, uint64_t>> neighbours;
+  std::vector<Placed> neighbours;
 };
 
 OffsetPlacement::OffsetPlacement(const Problem &problem)

@@ -1,0 +1,105 @@
+//===- PlannerBenchmark.cpp - Planner speed and quality -------------------===//
+//
+// Time per plan for every algorithm on synthetic workloads of 1,000 to
+// 1,000,000 buffers, with the plan's quality as counters: arena / lower
+// bound (ratio) and the arena in MiB. Every plan is also checked by the
+// validator (outside the timed loop). Results: docs/benchmarks.md.
+//
+//   build/bin/memplan-planner-benchmark --benchmark_filter=greedy-by-size
+//
+//===----------------------------------------------------------------------===//
+
+#include "Workloads.h"
+
+#include "memplan/Planner/Algorithms.h"
+#include "memplan/Planner/Validator.h"
+
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <mutex>
+
+using namespace memplan;
+
+namespace {
+
+enum class Workload { TransformerLike, Random };
+
+const Problem &getProblem(Workload workload, size_t count) {
+  static std::map<std::pair<Workload, size_t>, Problem> cache;
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto key = std::make_pair(workload, count);
+  auto it = cache.find(key);
+  if (it == cache.end())
+    it = cache
+             .emplace(key, workload == Workload::TransformerLike
+                               ? bench::transformerLike(count, 1)
+                               : bench::randomIntervals(count, 1))
+             .first;
+  return it->second;
+}
+
+void runPlanner(benchmark::State &state, Algorithm algorithm,
+                Workload workload) {
+  const Problem &problem = getProblem(workload, state.range(0));
+  PlanResult result;
+  for (auto _ : state) {
+    result = plan(problem, algorithm);
+    benchmark::DoNotOptimize(result.solution.arenaSize);
+  }
+  if (!result.ok()) {
+    state.SkipWithError(result.error.c_str());
+    return;
+  }
+  if (std::optional<ValidationError> error =
+          validateSolution(problem, result.solution)) {
+    state.SkipWithError(error->message.c_str());
+    return;
+  }
+  uint64_t lowerBound = computeLowerBound(problem);
+  state.counters["ratio"] = double(result.solution.arenaSize) / lowerBound;
+  state.counters["arena_MiB"] = double(result.solution.arenaSize) / (1 << 20);
+  state.counters["lower_bound_MiB"] = double(lowerBound) / (1 << 20);
+  state.SetItemsProcessed(state.iterations() * problem.buffers.size());
+}
+
+void registerAll() {
+  struct Entry {
+    Algorithm algorithm;
+    int64_t maxCount;
+  };
+  // shared-objects scans every object per buffer: keep it to 100k buffers.
+  const Entry entries[] = {{Algorithm::Naive, 1000000},
+                           {Algorithm::GreedyBySize, 1000000},
+                           {Algorithm::GreedyByBreadth, 1000000},
+                           {Algorithm::BestFit, 1000000},
+                           {Algorithm::SharedObjects, 100000}};
+  for (Workload workload : {Workload::TransformerLike, Workload::Random}) {
+    for (const Entry &entry : entries) {
+      std::string name =
+          std::string(workload == Workload::TransformerLike ? "transformer/"
+                                                            : "random/") +
+          std::string(getAlgorithmName(entry.algorithm));
+      auto *bench = benchmark::RegisterBenchmark(
+          name.c_str(), [=](benchmark::State &state) {
+            runPlanner(state, entry.algorithm, workload);
+          });
+      for (int64_t count = 1000; count <= entry.maxCount; count *= 10)
+        bench->Arg(count);
+      bench->Unit(benchmark::kMillisecond)->UseRealTime();
+    }
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  registerAll();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
