@@ -35,7 +35,8 @@ Problem bench::transformerLike(size_t count, uint64_t seed) {
 
 Problem bench::randomIntervals(size_t count, uint64_t seed) {
   std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<int64_t> start(0, static_cast<int64_t>(count / 4));
+  std::uniform_int_distribution<int64_t> start(0,
+                                               static_cast<int64_t>(count / 4));
   std::uniform_int_distribution<int64_t> length(1, 64);
   std::uniform_int_distribution<uint64_t> size(1, 1 << 20);
   Problem problem;

@@ -1,4 +1,5 @@
-//===- Workloads.h - Synthetic allocation problems for benchmarks -*- C++ -*-===//
+//===- Workloads.h - Synthetic allocation problems for benchmarks -*- C++
+//-*-===//
 
 #ifndef MEMPLAN_BENCHMARKS_WORKLOADS_H
 #define MEMPLAN_BENCHMARKS_WORKLOADS_H

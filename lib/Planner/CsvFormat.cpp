@@ -90,8 +90,8 @@ bool memplan::readProblemCsv(std::istream &input, CsvProblem &result,
   }
   for (int c = 0; c < Alignment; ++c)
     if (position[c] < 0)
-      return fail(lineNumber, std::string("missing column '") + kColumnNames[c] +
-                                  "' in the header");
+      return fail(lineNumber, std::string("missing column '") +
+                                  kColumnNames[c] + "' in the header");
   result.hasAlignment = position[Alignment] >= 0;
 
   std::unordered_set<std::string> seen;

@@ -43,8 +43,9 @@ public:
   void insert(const Payload &payload, size_t first, size_t last) {
     if (!finalized)
       finalize();
-    forEachNode(first, last,
-                [&](size_t node) { entries[begin[node] + filled[node]++] = payload; });
+    forEachNode(first, last, [&](size_t node) {
+      entries[begin[node] + filled[node]++] = payload;
+    });
   }
 
   /// Calls `fn(payload)` for every inserted interval that covers `slot`.

@@ -1,4 +1,5 @@
-//===- Naive.cpp - No reuse ------------------------------------------------===//
+//===- Naive.cpp - No reuse
+//------------------------------------------------===//
 //
 // Every buffer gets memory of its own, in index order: the baseline that
 // every other algorithm must beat, and the plan to compare results against.

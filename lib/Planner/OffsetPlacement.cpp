@@ -91,11 +91,9 @@ struct OffsetPlacement::Impl {
     uint64_t offset;
     uint64_t size;
     bool operator<(const Placed &other) const {
-      return offset != other.offset ? offset < other.offset
-                                    : size < other.size;
+      return offset != other.offset ? offset < other.offset : size < other.size;
     }
   };
-
 
   const Problem &problem;
   TimeAxis axis;

@@ -1,4 +1,5 @@
-//===- OffsetPlacement.h - Best-gap placement among placed buffers -*- C++ -*-===//
+//===- OffsetPlacement.h - Best-gap placement among placed buffers -*- C++
+//-*-===//
 //
 // Internal to the planner: the machinery shared by the offset algorithms that
 // place buffers one at a time (greedy-by-size, greedy-by-breadth, best-fit).

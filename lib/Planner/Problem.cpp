@@ -50,7 +50,8 @@ uint64_t memplan::computeLowerBound(const Problem &problem) {
   // buffer's start and leave at its end; the running sum is never negative,
   // so a saturated sum stays saturated (the arena cannot fit 64 bits anyway).
   TimeAxis axis(problem);
-  std::vector<uint64_t> entering(axis.size() + 1, 0), leaving(axis.size() + 1, 0);
+  std::vector<uint64_t> entering(axis.size() + 1, 0),
+      leaving(axis.size() + 1, 0);
   for (const Buffer &buffer : problem.buffers) {
     size_t s = axis.rank(buffer.start), e = axis.rank(buffer.end);
     entering[s] = saturatingAdd(entering[s], buffer.size);

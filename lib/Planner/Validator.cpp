@@ -28,11 +28,10 @@ std::optional<ValidationError>
 memplan::validateSolution(const Problem &problem, const Solution &solution) {
   const std::vector<Buffer> &buffers = problem.buffers;
   if (solution.offsets.size() != buffers.size())
-    return ValidationError{0, std::nullopt,
-                           "the solution has " +
-                               std::to_string(solution.offsets.size()) +
-                               " offsets for " +
-                               std::to_string(buffers.size()) + " buffers"};
+    return ValidationError{
+        0, std::nullopt,
+        "the solution has " + std::to_string(solution.offsets.size()) +
+            " offsets for " + std::to_string(buffers.size()) + " buffers"};
 
   uint64_t maxEnd = 0;
   for (size_t i = 0; i < buffers.size(); ++i) {
@@ -56,11 +55,10 @@ memplan::validateSolution(const Problem &problem, const Solution &solution) {
       maxEnd = std::max(maxEnd, end);
   }
   if (solution.arenaSize != maxEnd)
-    return ValidationError{0, std::nullopt,
-                           "the arena size is " +
-                               std::to_string(solution.arenaSize) +
-                               " but the buffers end at " +
-                               std::to_string(maxEnd)};
+    return ValidationError{
+        0, std::nullopt,
+        "the arena size is " + std::to_string(solution.arenaSize) +
+            " but the buffers end at " + std::to_string(maxEnd)};
 
   // (position, 0 = leaves / 1 = enters, buffer)
   std::vector<std::tuple<int64_t, int, size_t>> events;

@@ -13,9 +13,10 @@
 using namespace mlir;
 using namespace mlir::memplan;
 
-FailureOr<FunctionPlan> mlir::memplan::planFunction(
-    FunctionOpInterface function, ::memplan::Algorithm algorithm,
-    uint64_t alignment, bool inPlace) {
+FailureOr<FunctionPlan>
+mlir::memplan::planFunction(FunctionOpInterface function,
+                            ::memplan::Algorithm algorithm, uint64_t alignment,
+                            bool inPlace) {
   InPlacePolicy policy;
   if (inPlace)
     policy = [](OpResult, unsigned) { return true; };
@@ -24,13 +25,13 @@ FailureOr<FunctionPlan> mlir::memplan::planFunction(
   if (failed(liveness))
     return failure();
 
-  FunctionPlan plan{function, std::move(*liveness), algorithm, alignment,
-                    {}, {}, 0, 0};
+  FunctionPlan plan{
+      function, std::move(*liveness), algorithm, alignment, {}, {}, 0, 0};
   plan.problem = plan.liveness.toProblem(alignment);
   ::memplan::PlanResult result = ::memplan::plan(plan.problem, algorithm);
   if (!result.ok())
-    return function.emitError() << "cannot plan this function: "
-                                << result.error;
+    return function.emitError()
+           << "cannot plan this function: " << result.error;
   if (result.solution.arenaSize > static_cast<uint64_t>(INT64_MAX))
     return function.emitError()
            << "cannot plan this function: the arena of "
@@ -72,8 +73,9 @@ void mlir::memplan::annotateFunction(const FunctionPlan &plan) {
   }
   for (auto [index, buffer] : llvm::enumerate(liveness.getBuffers()))
     if (buffer.kind == LiveBuffer::Kind::Scratch)
-      buffer.op->setAttr(kScratchOffsetAttrName,
-                         builder.getI64IntegerAttr(plan.solution.offsets[index]));
+      buffer.op->setAttr(
+          kScratchOffsetAttrName,
+          builder.getI64IntegerAttr(plan.solution.offsets[index]));
 
   function->setAttr(kArenaSizeAttrName,
                     builder.getI64IntegerAttr(plan.solution.arenaSize));
@@ -101,11 +103,10 @@ void mlir::memplan::emitPlanRemark(const FunctionPlan &plan) {
   InFlightDiagnostic remark = mlir::emitRemark(plan.function->getLoc());
   remark << "memplan: arena " << plan.solution.arenaSize
          << " bytes, lower bound " << plan.lowerBound << " bytes (ratio "
-         << ratioText << "), "
-         << plan.bytesWithoutReuse << " bytes without reuse, "
-         << plan.problem.buffers.size() << " buffers, "
-         << plan.liveness.getExternalBytes() << " external bytes ("
-         << algorithmName(plan) << ")";
+         << ratioText << "), " << plan.bytesWithoutReuse
+         << " bytes without reuse, " << plan.problem.buffers.size()
+         << " buffers, " << plan.liveness.getExternalBytes()
+         << " external bytes (" << algorithmName(plan) << ")";
   if (const auto &shared = plan.solution.sharedObjects)
     remark << "; " << shared->objectCount << " shared objects, "
            << shared->totalBytes << " bytes";
@@ -183,9 +184,10 @@ void mlir::memplan::writePlanReport(raw_ostream &os,
         for (const ExternalValue &external : liveness.getExternals())
           json.object([&] {
             json.attribute("value", nameOf(external.value, state));
-            json.attribute("kind", external.kind == ExternalValue::Kind::Argument
-                                       ? "argument"
-                                       : "constant");
+            json.attribute("kind",
+                           external.kind == ExternalValue::Kind::Argument
+                               ? "argument"
+                               : "constant");
             json.attribute("bytes", external.bytes);
           });
       });

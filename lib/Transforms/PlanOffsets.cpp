@@ -17,7 +17,8 @@ using namespace mlir::memplan;
 
 namespace {
 
-struct PlanOffsetsPass : public mlir::memplan::impl::PlanOffsetsBase<PlanOffsetsPass> {
+struct PlanOffsetsPass
+    : public mlir::memplan::impl::PlanOffsetsBase<PlanOffsetsPass> {
   using PlanOffsetsBase::PlanOffsetsBase;
 
   /// Checks the options once, before any IR is touched.
@@ -54,7 +55,6 @@ struct PlanOffsetsPass : public mlir::memplan::impl::PlanOffsetsBase<PlanOffsets
     }
     if (failedAny)
       return signalPassFailure();
-
 
     if (!reportFile.empty()) {
       std::string error;

@@ -17,7 +17,8 @@ using namespace mlir::memplan;
 
 namespace {
 
-struct PrintLivenessPass : public mlir::memplan::impl::PrintLivenessBase<PrintLivenessPass> {
+struct PrintLivenessPass
+    : public mlir::memplan::impl::PrintLivenessBase<PrintLivenessPass> {
   using PrintLivenessBase::PrintLivenessBase;
 
   void runOnOperation() override {

@@ -54,8 +54,8 @@ public:
     InPlacePolicy inPlace = [](OpResult result, unsigned operandIndex) {
       std::optional<int64_t> offset = getRecordedOffset(result);
       return offset &&
-             offset == getRecordedOffset(
-                           result.getOwner()->getOperand(operandIndex));
+             offset ==
+                 getRecordedOffset(result.getOwner()->getOperand(operandIndex));
     };
     FailureOr<BufferLiveness> liveness =
         BufferLiveness::compute(function.getFunctionBody(), inPlace);
@@ -127,8 +127,8 @@ private:
     if (!offset)
       return buffer.op->emitError()
              << describe(buffer) << " needs " << buffer.bytes
-             << " bytes in the arena but has no offset in '"
-             << kOffsetsAttrName << "'";
+             << " bytes in the arena but has no offset in '" << kOffsetsAttrName
+             << "'";
     for (const BufferValue &value : ArrayRef(buffer.values).drop_front()) {
       std::optional<int64_t> other = getRecordedOffset(value.value);
       if (other != offset) {
@@ -137,8 +137,8 @@ private:
         value.value.printAsOperand(os, state);
         return value.value.getDefiningOp()->emitError()
                << name << " shares the buffer of " << describe(buffer)
-               << " (a view) and must be at its offset " << *offset
-               << ", not " << (other ? *other : -1);
+               << " (a view) and must be at its offset " << *offset << ", not "
+               << (other ? *other : -1);
       }
     }
     return static_cast<uint64_t>(*offset);
@@ -148,7 +148,8 @@ private:
   AsmState state;
 };
 
-struct VerifyPlanPass : public mlir::memplan::impl::VerifyPlanBase<VerifyPlanPass> {
+struct VerifyPlanPass
+    : public mlir::memplan::impl::VerifyPlanBase<VerifyPlanPass> {
   void runOnOperation() override {
     for (auto function : getOperation().getOps<FunctionOpInterface>()) {
       if (function.isExternal())

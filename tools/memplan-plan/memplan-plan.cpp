@@ -75,9 +75,9 @@ int main(int argc, char **argv) {
 
   auto begin = std::chrono::steady_clock::now();
   PlanResult result = plan(csv.problem, *algorithm);
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - begin)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
+          .count();
   if (!result.ok())
     return fail(inputPath + ": " + result.error);
   if (std::optional<ValidationError> invalid =
@@ -109,8 +109,7 @@ int main(int argc, char **argv) {
            "%.4f, %.3f s",
            csv.problem.buffers.size(), (unsigned long long)arena,
            (unsigned long long)lowerBound,
-           lowerBound == 0 ? 1.0 : double(arena) / double(lowerBound),
-           seconds);
+           lowerBound == 0 ? 1.0 : double(arena) / double(lowerBound), seconds);
   llvm::outs() << summary;
   if (const auto &shared = result.solution.sharedObjects)
     llvm::outs() << ", " << shared->objectCount << " shared objects";

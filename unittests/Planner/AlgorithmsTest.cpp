@@ -31,8 +31,8 @@ TEST_P(EveryAlgorithm, RejectsInvalidProblems) {
 }
 
 TEST_P(EveryAlgorithm, ReportsArenaOverflow) {
-  Problem problem = makeProblem({{UINT64_MAX / 2 + 1, 0, 2},
-                                 {UINT64_MAX / 2 + 1, 1, 3}});
+  Problem problem =
+      makeProblem({{UINT64_MAX / 2 + 1, 0, 2}, {UINT64_MAX / 2 + 1, 1, 3}});
   PlanResult result = plan(problem, GetParam());
   EXPECT_FALSE(result.ok());
   EXPECT_NE(result.error.find("2^64"), std::string::npos);
@@ -60,13 +60,13 @@ INSTANTIATE_TEST_SUITE_P(Planner, EveryAlgorithm,
 // A chain a -> b -> c -> d of 4 buffers where each dies as the next is born
 // (each op reads its input while writing its output): two at a time.
 TEST(Algorithms, ChainNeedsTwoBuffers) {
-  Problem chain = makeProblem({{100, 0, 2}, {100, 1, 3}, {100, 2, 4},
-                               {100, 3, 5}});
+  Problem chain =
+      makeProblem({{100, 0, 2}, {100, 1, 3}, {100, 2, 4}, {100, 3, 5}});
   EXPECT_EQ(computeLowerBound(chain), 200u);
   EXPECT_EQ(planAndValidate(chain, Algorithm::Naive).arenaSize, 400u);
   for (Algorithm algorithm :
-       {Algorithm::GreedyBySize, Algorithm::GreedyByBreadth,
-        Algorithm::BestFit, Algorithm::SharedObjects})
+       {Algorithm::GreedyBySize, Algorithm::GreedyByBreadth, Algorithm::BestFit,
+        Algorithm::SharedObjects})
     EXPECT_EQ(planAndValidate(chain, algorithm).arenaSize, 200u)
         << getAlgorithmName(algorithm);
 }
@@ -74,13 +74,13 @@ TEST(Algorithms, ChainNeedsTwoBuffers) {
 // The example of Pisarchyk & Lee: greedy by size places the large buffers
 // first and fits the small ones in their gaps, reaching the lower bound.
 TEST(Algorithms, GreedyBySizeFillsGaps) {
-  Problem problem = makeProblem({{32, 0, 2},  // t0
-                                 {28, 1, 3},  // t1
-                                 {36, 2, 4},  // t2
-                                 {16, 3, 5},  // t3
-                                 {8, 4, 6},   // t4
-                                 {64, 5, 7},  // t5
-                                 {10, 6, 8},  // t6
+  Problem problem = makeProblem({{32, 0, 2},   // t0
+                                 {28, 1, 3},   // t1
+                                 {36, 2, 4},   // t2
+                                 {16, 3, 5},   // t3
+                                 {8, 4, 6},    // t4
+                                 {64, 5, 7},   // t5
+                                 {10, 6, 8},   // t6
                                  {40, 7, 9}}); // t7
   uint64_t lowerBound = computeLowerBound(problem);
   EXPECT_EQ(lowerBound, 74u);
@@ -99,12 +99,12 @@ TEST(Algorithms, GreedyBySizeFillsGaps) {
 // Greedy by size puts each buffer into the SMALLEST gap that fits, not the
 // first one.
 TEST(Algorithms, GreedyBySizeTakesTheSmallestGap) {
-  Problem problem = makeProblem({{10, 0, 10},  // x: [0, 10)
-                                 {10, 0, 2},   // y: [10, 20), dies early
-                                 {10, 0, 10},  // z: [20, 30)
-                                 {8, 0, 2},    // w: [30, 38), dies early
-                                 {7, 0, 10},   // v: [38, 45)
-                                 {5, 5, 6}});  // s
+  Problem problem = makeProblem({{10, 0, 10}, // x: [0, 10)
+                                 {10, 0, 2},  // y: [10, 20), dies early
+                                 {10, 0, 10}, // z: [20, 30)
+                                 {8, 0, 2},   // w: [30, 38), dies early
+                                 {7, 0, 10},  // v: [38, 45)
+                                 {5, 5, 6}}); // s
   // When s is placed, y and w are dead: holes of 10 bytes at 10 and 8 bytes
   // at 30. s takes the 8-byte hole.
   Solution solution = planAndValidate(problem, Algorithm::GreedyBySize);

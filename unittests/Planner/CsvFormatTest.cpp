@@ -39,8 +39,8 @@ TEST(CsvFormat, ReadsTheBenchmarkFormat) {
 TEST(CsvFormat, ColumnsInAnyOrderWithAlignmentAndCrlf) {
   CsvProblem csv;
   std::string error;
-  ASSERT_TRUE(read("size,upper,alignment,lower,id\r\n16,4,64,1,x\r\n", csv,
-                   error))
+  ASSERT_TRUE(
+      read("size,upper,alignment,lower,id\r\n16,4,64,1,x\r\n", csv, error))
       << error;
   ASSERT_EQ(csv.problem.buffers.size(), 1u);
   EXPECT_EQ(csv.problem.buffers[0].alignment, 64u);

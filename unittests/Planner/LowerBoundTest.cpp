@@ -16,8 +16,8 @@ TEST(LowerBound, HalfOpenIntervalsDoNotTouch) {
 }
 
 TEST(LowerBound, PeakInTheMiddle) {
-  Problem problem = makeProblem(
-      {{5, 0, 10}, {7, 2, 4}, {11, 3, 6}, {13, 5, 7}, {17, 8, 9}});
+  Problem problem =
+      makeProblem({{5, 0, 10}, {7, 2, 4}, {11, 3, 6}, {13, 5, 7}, {17, 8, 9}});
   // Position 3: 5 + 7 + 11 = 23; position 5: 5 + 11 + 13 = 29; 8: 22.
   EXPECT_EQ(computeLowerBound(problem), 29u);
 }

@@ -35,8 +35,9 @@ TEST_P(RandomProblems, EveryPlanIsValidAndAboveTheLowerBound) {
   std::mt19937_64 rng(20260101);
   for (int instance = 0; instance < 2000; ++instance) {
     size_t count = 1 + instance % 60;
-    Problem problem = randomProblem(rng, count, 1 + instance % 40,
-                                    1 + instance % 17, 1 + instance * 37 % 5000);
+    Problem problem =
+        randomProblem(rng, count, 1 + instance % 40, 1 + instance % 17,
+                      1 + instance * 37 % 5000);
     PlanResult result = plan(problem, GetParam());
     ASSERT_TRUE(result.ok()) << result.error;
     std::optional<ValidationError> error =
@@ -92,15 +93,14 @@ TEST(RandomProblems, ValidatorCatchesCorruptedPlans) {
     for (size_t i = 0; i < problem.buffers.size(); ++i) {
       for (size_t j = 0; j < problem.buffers.size(); ++j) {
         const Buffer &a = problem.buffers[i], &b = problem.buffers[j];
-        if (i == j || a.end <= b.start || b.end <= a.start ||
-            a.alignment != 1)
+        if (i == j || a.end <= b.start || b.end <= a.start || a.alignment != 1)
           continue;
         Solution bad = solution;
         bad.offsets[i] = bad.offsets[j];
         bad.arenaSize = 0;
         for (size_t k = 0; k < bad.offsets.size(); ++k)
-          bad.arenaSize = std::max(bad.arenaSize,
-                                   bad.offsets[k] + problem.buffers[k].size);
+          bad.arenaSize =
+              std::max(bad.arenaSize, bad.offsets[k] + problem.buffers[k].size);
         EXPECT_TRUE(validateSolution(problem, bad));
         ++corrupted;
         break;

@@ -1,4 +1,5 @@
-//===- BufferLiveness.h - Lifetimes of the tensors of a function -*- C++ -*-===//
+//===- BufferLiveness.h - Lifetimes of the tensors of a function -*- C++
+//-*-===//
 //
 // Turns the body of a function into a planner Problem.
 //
@@ -73,7 +74,8 @@ struct ExternalValue {
 
 /// Decides whether result `result` is computed in place over the buffer of
 /// operand `operandIndex`. It is only asked when that is allowed.
-using InPlacePolicy = std::function<bool(OpResult result, unsigned operandIndex)>;
+using InPlacePolicy =
+    std::function<bool(OpResult result, unsigned operandIndex)>;
 
 class BufferLiveness {
 public:

@@ -38,7 +38,7 @@ struct Problem {
 /// after another in the arena.
 struct SharedObjectsSummary {
   uint64_t objectCount = 0;
-  uint64_t totalBytes = 0;      ///< sum of the object sizes
+  uint64_t totalBytes = 0;        ///< sum of the object sizes
   std::vector<uint32_t> objectOf; ///< the object of each buffer
 };
 

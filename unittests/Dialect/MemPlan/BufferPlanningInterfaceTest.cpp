@@ -23,9 +23,8 @@ protected:
   /// Parses `body` as the body of a function with arguments `args` and
   /// returns its operations in order (without the terminator).
   SmallVector<Operation *> parseBody(StringRef args, StringRef body) {
-    std::string text = ("func.func @f(" + args + ") {\n" + body +
-                        "\n  return\n}\n")
-                           .str();
+    std::string text =
+        ("func.func @f(" + args + ") {\n" + body + "\n  return\n}\n").str();
     module = parseSourceString<ModuleOp>(text, &context);
     EXPECT_TRUE(module) << text;
     SmallVector<Operation *> ops;
@@ -51,7 +50,8 @@ TEST_F(BufferPlanningInterfaceTest, EveryOpImplementsTheInterface) {
       "%2 = memplan.op \"custom\"(%1) : (tensor<2x8xf16>) -> tensor<2x8xf16>");
   ASSERT_EQ(ops.size(), 3u);
   for (Operation *op : ops)
-    EXPECT_TRUE(isa<BufferPlanningOpInterface>(op)) << op->getName().getStringRef().str();
+    EXPECT_TRUE(isa<BufferPlanningOpInterface>(op))
+        << op->getName().getStringRef().str();
 }
 
 TEST_F(BufferPlanningInterfaceTest, ViewsAliasTheirSource) {

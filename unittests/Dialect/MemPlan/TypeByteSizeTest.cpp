@@ -20,7 +20,8 @@ protected:
 };
 
 TEST_F(TypeByteSizeTest, DenseTensors) {
-  ByteSize size = getByteSize(RankedTensorType::get({1, 1024, 768}, b.getF16Type()));
+  ByteSize size =
+      getByteSize(RankedTensorType::get({1, 1024, 768}, b.getF16Type()));
   ASSERT_TRUE(size.ok());
   EXPECT_EQ(size.bytes, 1024u * 768u * 2u);
   EXPECT_EQ(getByteSize(RankedTensorType::get({3}, b.getF32Type())).bytes, 12u);
@@ -29,9 +30,10 @@ TEST_F(TypeByteSizeTest, DenseTensors) {
 }
 
 TEST_F(TypeByteSizeTest, SubByteElementsArePacked) {
-  EXPECT_EQ(getByteSize(RankedTensorType::get({4096, 4096}, b.getIntegerType(4)))
-                .bytes,
-            4096u * 4096u / 2u);
+  EXPECT_EQ(
+      getByteSize(RankedTensorType::get({4096, 4096}, b.getIntegerType(4)))
+          .bytes,
+      4096u * 4096u / 2u);
   // An odd count of i4 rounds up to a whole byte; i1 packs eight per byte.
   EXPECT_EQ(getByteSize(RankedTensorType::get({3}, b.getIntegerType(4))).bytes,
             2u);
@@ -47,20 +49,20 @@ TEST_F(TypeByteSizeTest, ZeroSizedIsValid) {
 TEST_F(TypeByteSizeTest, LargestSizesFit) {
   // 2^62 bytes of i8, and 2^65 elements of i1 (2^62 bytes): both fit 64 bits
   // even though their bit counts do not.
-  EXPECT_EQ(getByteSize(RankedTensorType::get({int64_t(1) << 62},
-                                              b.getI8Type()))
-                .bytes,
-            uint64_t(1) << 62);
-  EXPECT_EQ(getByteSize(RankedTensorType::get({int64_t(1) << 62, 8},
-                                              b.getI1Type()))
-                .bytes,
-            uint64_t(1) << 62);
+  EXPECT_EQ(
+      getByteSize(RankedTensorType::get({int64_t(1) << 62}, b.getI8Type()))
+          .bytes,
+      uint64_t(1) << 62);
+  EXPECT_EQ(
+      getByteSize(RankedTensorType::get({int64_t(1) << 62, 8}, b.getI1Type()))
+          .bytes,
+      uint64_t(1) << 62);
   // A zero dimension makes any shape empty.
-  EXPECT_EQ(getByteSize(RankedTensorType::get({int64_t(1) << 62,
-                                               int64_t(1) << 62, 0},
-                                              b.getF32Type()))
-                .status,
-            ByteSizeStatus::Ok);
+  EXPECT_EQ(
+      getByteSize(RankedTensorType::get({int64_t(1) << 62, int64_t(1) << 62, 0},
+                                        b.getF32Type()))
+          .status,
+      ByteSizeStatus::Ok);
 }
 
 TEST_F(TypeByteSizeTest, FailuresAreToldApart) {
@@ -74,15 +76,15 @@ TEST_F(TypeByteSizeTest, FailuresAreToldApart) {
   EXPECT_EQ(getByteSize(RankedTensorType::get({4}, b.getNoneType())).status,
             ByteSizeStatus::UnsizedElementType);
   // 2^62 elements of 4 bytes is 2^64 bytes: one past the largest count.
-  EXPECT_EQ(getByteSize(RankedTensorType::get({int64_t(1) << 62},
-                                              b.getF32Type()))
-                .status,
-            ByteSizeStatus::Overflow);
-  EXPECT_EQ(getByteSize(RankedTensorType::get({int64_t(1) << 40,
-                                               int64_t(1) << 30},
-                                              b.getI8Type()))
-                .status,
-            ByteSizeStatus::Overflow);
+  EXPECT_EQ(
+      getByteSize(RankedTensorType::get({int64_t(1) << 62}, b.getF32Type()))
+          .status,
+      ByteSizeStatus::Overflow);
+  EXPECT_EQ(
+      getByteSize(RankedTensorType::get({int64_t(1) << 40, int64_t(1) << 30},
+                                        b.getI8Type()))
+          .status,
+      ByteSizeStatus::Overflow);
 }
 
 TEST_F(TypeByteSizeTest, ElementWidths) {

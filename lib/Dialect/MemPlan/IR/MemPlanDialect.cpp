@@ -34,12 +34,12 @@ LogicalResult MemPlanDialect::verifyOperationAttribute(Operation *op,
   if (name == kOffsetsAttrName) {
     auto offsets = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
     if (!offsets)
-      return op->emitError() << "'" << name
-                             << "' must be an array<i64> of offsets";
+      return op->emitError()
+             << "'" << name << "' must be an array<i64> of offsets";
     if (offsets.size() != static_cast<int64_t>(op->getNumResults()))
-      return op->emitError() << "'" << name << "' has " << offsets.size()
-                             << " entries for " << op->getNumResults()
-                             << " results";
+      return op->emitError()
+             << "'" << name << "' has " << offsets.size() << " entries for "
+             << op->getNumResults() << " results";
     for (int64_t offset : offsets.asArrayRef())
       if (offset < -1)
         return op->emitError() << "'" << name << "' has offset " << offset
@@ -55,8 +55,8 @@ LogicalResult MemPlanDialect::verifyOperationAttribute(Operation *op,
       return failure();
     int64_t alignment = cast<IntegerAttr>(attr.getValue()).getInt();
     if (alignment == 0 || (alignment & (alignment - 1)))
-      return op->emitError() << "'" << name
-                             << "' must be a power of two, got " << alignment;
+      return op->emitError()
+             << "'" << name << "' must be a power of two, got " << alignment;
     return success();
   }
   return op->emitError() << "unknown memplan attribute '" << name << "'";

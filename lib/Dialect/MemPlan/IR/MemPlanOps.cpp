@@ -54,8 +54,8 @@ LogicalResult verifyResult(Operation *op, Value result, ArrayRef<int64_t> shape,
 }
 
 /// Checks that two operands have one element type.
-LogicalResult verifySameElementType(Operation *op, StringRef lhsName,
-                                    Value lhs, StringRef rhsName, Value rhs) {
+LogicalResult verifySameElementType(Operation *op, StringRef lhsName, Value lhs,
+                                    StringRef rhsName, Value rhs) {
   Type lhsType = tensorOf(lhs).getElementType();
   Type rhsType = tensorOf(rhs).getElementType();
   if (lhsType != rhsType)
@@ -77,12 +77,9 @@ LogicalResult verifyRank(Operation *op, StringRef name, Value value,
 }
 
 /// Numpy broadcasting of two shapes aligned at the trailing dimension.
-FailureOr<SmallVector<int64_t>> broadcastShapes(Operation *op,
-                                                StringRef lhsName,
-                                                ArrayRef<int64_t> lhs,
-                                                StringRef rhsName,
-                                                ArrayRef<int64_t> rhs,
-                                                StringRef what) {
+FailureOr<SmallVector<int64_t>>
+broadcastShapes(Operation *op, StringRef lhsName, ArrayRef<int64_t> lhs,
+                StringRef rhsName, ArrayRef<int64_t> rhs, StringRef what) {
   size_t rank = std::max(lhs.size(), rhs.size());
   SmallVector<int64_t> shape(rank);
   for (size_t i = 0; i < rank; ++i) {
@@ -118,11 +115,10 @@ LogicalResult verifyNormParameter(Operation *op, Value input,
     return op->emitOpError("input must have rank >= 1, got a scalar");
   int64_t hidden = inputType.getShape().back();
   if (paramType.getRank() != 1 || paramType.getDimSize(0) != hidden)
-    return op->emitOpError()
-           << paramName << " must have shape " << hidden
-           << " (the last dimension of input "
-           << formatShape(inputType.getShape()) << "), got "
-           << formatShape(paramType.getShape());
+    return op->emitOpError() << paramName << " must have shape " << hidden
+                             << " (the last dimension of input "
+                             << formatShape(inputType.getShape()) << "), got "
+                             << formatShape(paramType.getShape());
   return verifySameElementType(op, "input", input, paramName, param);
 }
 
@@ -283,8 +279,8 @@ LogicalResult RopeOp::verify() {
   ArrayRef<int64_t> positions = getPositions().getType().getShape();
   if (positions.size() != 1 || positions[0] != shape[1])
     return emitOpError("positions must have shape ")
-           << shape[1] << " (the seq dimension of input "
-           << formatShape(shape) << "), got " << formatShape(positions);
+           << shape[1] << " (the seq dimension of input " << formatShape(shape)
+           << "), got " << formatShape(positions);
   return success();
 }
 
@@ -310,8 +306,7 @@ LogicalResult TransposeOp::verify() {
     seen.set(dim);
     expected.push_back(inputType.getDimSize(dim));
   }
-  return verifyResult(*this, getResult(), expected,
-                      inputType.getElementType());
+  return verifyResult(*this, getResult(), expected, inputType.getElementType());
 }
 
 LogicalResult ReshapeOp::verify() {
@@ -351,15 +346,14 @@ LogicalResult ConcatOp::verify() {
       return failure();
     if (type.getRank() != rank)
       return emitOpError("ranks differ: input #0 has shape ")
-             << formatShape(first.getShape()) << ", " << name
-             << " has shape " << formatShape(type.getShape());
+             << formatShape(first.getShape()) << ", " << name << " has shape "
+             << formatShape(type.getShape());
     for (int64_t d = 0; d < rank; ++d) {
       if (d != *axis && type.getDimSize(d) != first.getDimSize(d))
         return emitOpError("dimension ")
                << d << " differs off the concat axis " << *axis
                << ": input #0 has shape " << formatShape(first.getShape())
-               << ", " << name << " has shape "
-               << formatShape(type.getShape());
+               << ", " << name << " has shape " << formatShape(type.getShape());
     }
     expected[*axis] += type.getDimSize(*axis);
   }
@@ -378,10 +372,9 @@ LogicalResult SliceOp::verify() {
   for (size_t d = 0; d < shape.size(); ++d) {
     if (offsets[d] < 0 || sizes[d] < 0 || offsets[d] > shape[d] ||
         sizes[d] > shape[d] - offsets[d])
-      return emitOpError("slice [")
-             << offsets[d] << ", " << offsets[d] << " + " << sizes[d]
-             << ") leaves dimension " << d << " of input shape "
-             << formatShape(shape);
+      return emitOpError("slice [") << offsets[d] << ", " << offsets[d] << " + "
+                                    << sizes[d] << ") leaves dimension " << d
+                                    << " of input shape " << formatShape(shape);
   }
   return verifyResult(*this, getResult(), sizes, inputType.getElementType());
 }
@@ -414,8 +407,8 @@ LogicalResult AttentionOp::verify() {
   if (failed(verifyRank(*this, "query", getQuery(), 4, layout)) ||
       failed(verifyRank(*this, "key", getKey(), 4, layout)) ||
       failed(verifyRank(*this, "value", getValue(), 4, layout)) ||
-      failed(verifySameElementType(*this, "query", getQuery(), "key",
-                                   getKey())) ||
+      failed(
+          verifySameElementType(*this, "query", getQuery(), "key", getKey())) ||
       failed(verifySameElementType(*this, "query", getQuery(), "value",
                                    getValue())))
     return failure();
@@ -435,12 +428,13 @@ LogicalResult AttentionOp::verify() {
     return shapes(emitOpError("key and value differ in heads or seq"));
   if (k[1] == 0 ? q[1] != 0 : q[1] % k[1] != 0)
     return shapes(emitOpError("query heads (")
-                  << q[1] << ") must be a multiple of key/value heads ("
-                  << k[1] << ")");
+                  << q[1] << ") must be a multiple of key/value heads (" << k[1]
+                  << ")");
   if (getCausal() && q[2] > k[2])
     return shapes(emitOpError("causal attention needs query seq (")
                   << q[2] << ") <= key seq (" << k[2] << ")");
-  if (FloatAttr scale = getScaleAttr(); scale && !(scale.getValueAsDouble() > 0))
+  if (FloatAttr scale = getScaleAttr();
+      scale && !(scale.getValueAsDouble() > 0))
     return emitOpError("scale must be positive, got ")
            << scale.getValueAsDouble();
   return verifyResult(*this, getResult(), {q[0], q[1], q[2], v[3]},

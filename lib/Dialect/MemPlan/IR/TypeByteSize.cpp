@@ -56,8 +56,7 @@ ByteSize mlir::memplan::getByteSize(Type type) {
   return {ByteSizeStatus::Ok, static_cast<uint64_t>((totalBits + 7) / 8)};
 }
 
-llvm::StringRef
-mlir::memplan::describeByteSizeFailure(ByteSizeStatus status) {
+llvm::StringRef mlir::memplan::describeByteSizeFailure(ByteSizeStatus status) {
   switch (status) {
   case ByteSizeStatus::Ok:
     return "has a size";

@@ -1,8 +1,9 @@
 //===- PlanAttributes.h - Where a plan is written in the IR -----*- C++ -*-===//
 //
 // --plan-offsets writes its plan as discardable attributes of the memplan
-// dialect, which the dialect verifies (MemPlanDialect::verifyOperationAttribute)
-// and --memplan-verify-plan and memplan-translate read back:
+// dialect, which the dialect verifies
+// (MemPlanDialect::verifyOperationAttribute) and --memplan-verify-plan and
+// memplan-translate read back:
 //
 //   memplan.offsets = array<i64: ...>   on an op: the arena offset of each
 //                                       result, -1 for results outside the

@@ -20,10 +20,10 @@ namespace mlir::memplan {
 
 enum class ByteSizeStatus {
   Ok,
-  NotShaped,           // not a tensor, memref or vector
-  DynamicShape,        // a dimension (or the rank) is unknown
-  UnsizedElementType,  // the element type has no bit width
-  Overflow,            // the byte count does not fit in 64 bits
+  NotShaped,          // not a tensor, memref or vector
+  DynamicShape,       // a dimension (or the rank) is unknown
+  UnsizedElementType, // the element type has no bit width
+  Overflow,           // the byte count does not fit in 64 bits
 };
 
 struct ByteSize {
