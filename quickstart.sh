@@ -61,16 +61,19 @@ run_tests() {
   ctest --test-dir "$BUILD_DIR" --output-on-failure | tee "$ctest_log" ||
     status=1
 
+  # Counts from the runners' own summaries (grep finds nothing when a
+  # category is empty, hence the `|| true`).
   local lit_passed lit_failed ctest_total ctest_failed
-  lit_passed=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$lit_log" | tail -1)
-  lit_failed=$(grep -E '^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *:' \
-                 "$lit_log" | sed 's/.*: *\([0-9]*\).*/\1/' |
-               awk '{s += $1} END {print s + 0}')
-  ctest_total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' "$ctest_log" | tail -1)
-  ctest_failed=$(sed -n 's/.* \([0-9]*\) tests failed out of.*/\1/p' "$ctest_log" | tail -1)
-  lit_passed=${lit_passed:-0}
-  ctest_total=${ctest_total:-0}
-  ctest_failed=${ctest_failed:-0}
+  lit_passed=$( (grep -E '^ *Passed *:' "$lit_log" || true) |
+                sed 's/.*: *\([0-9]*\).*/\1/' | awk '{s += $1} END {print s + 0}')
+  lit_failed=$( (grep -E '^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *:' \
+                  "$lit_log" || true) |
+                sed 's/.*: *\([0-9]*\).*/\1/' | awk '{s += $1} END {print s + 0}')
+  ctest_total=$( (grep -E 'tests failed out of' "$ctest_log" || true) |
+                 sed 's/.*out of \([0-9]*\).*/\1/' | awk '{s += $1} END {print s + 0}')
+  ctest_failed=$( (grep -E 'tests failed out of' "$ctest_log" || true) |
+                  sed 's/.* \([0-9]*\) tests failed out of.*/\1/' |
+                  awk '{s += $1} END {print s + 0}')
   rm -f "$lit_log" "$ctest_log"
 
   echo
