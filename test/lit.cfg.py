@@ -22,5 +22,17 @@ llvm_config.use_default_substitutions()
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.memplan_tools_dir, config.llvm_tools_dir]
-tools = ["memplan-opt", "memplan-plan"]
+tools = ["memplan-opt", "memplan-plan", "memplan-translate"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Compiling and running generated code: the host runtime always, nvcc where
+# it was found at configure time (tests that need it say REQUIRES: nvcc and
+# show as UNSUPPORTED elsewhere).
+config.substitutions.append(("%host_cxx", config.host_cxx))
+config.substitutions.append(("%runtime_include", config.runtime_include))
+config.substitutions.append(("%runtime_host_lib", config.runtime_host_lib))
+if config.cuda_enabled:
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", config.nvcc))
+    config.substitutions.append(("%runtime_cuda_lib", config.runtime_cuda_lib))
+    config.substitutions.append(("%cuda_lib_dir", config.cuda_toolkit_lib))

@@ -1,6 +1,7 @@
 //===- VerifyPlan.cpp - --memplan-verify-plan -----------------------------===//
 
 #include "memplan/Transforms/Passes.h"
+#include "memplan/Transforms/PlanVerification.h"
 
 #include "memplan/Analysis/BufferLiveness.h"
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
@@ -17,10 +18,7 @@ namespace mlir::memplan {
 using namespace mlir;
 using namespace mlir::memplan;
 
-namespace {
-
-/// The offset written for `value` by its defining op, if any (>= 0).
-std::optional<int64_t> getRecordedOffset(Value value) {
+std::optional<int64_t> mlir::memplan::getRecordedOffset(Value value) {
   auto result = dyn_cast<OpResult>(value);
   if (!result)
     return std::nullopt;
@@ -33,6 +31,8 @@ std::optional<int64_t> getRecordedOffset(Value value) {
     return std::nullopt;
   return offset;
 }
+
+namespace {
 
 class PlanChecker {
 public:
@@ -154,7 +154,7 @@ struct VerifyPlanPass
     for (auto function : getOperation().getOps<FunctionOpInterface>()) {
       if (function.isExternal())
         continue;
-      if (failed(PlanChecker(function).check()))
+      if (failed(verifyFunctionPlan(function)))
         signalPassFailure();
     }
     markAllAnalysesPreserved();
@@ -162,3 +162,7 @@ struct VerifyPlanPass
 };
 
 } // namespace
+
+LogicalResult mlir::memplan::verifyFunctionPlan(FunctionOpInterface function) {
+  return PlanChecker(function).check();
+}

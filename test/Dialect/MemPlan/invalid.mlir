@@ -82,6 +82,14 @@ func.func @matmul_dynamic(%a: tensor<?x8xf16>, %b: tensor<8x4xf16>) {
 
 // -----
 
+func.func @matmul_workspace(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>) {
+  // expected-error @+1 {{'memplan.matmul' op workspace_bytes must be >= 0, got -1}}
+  %0 = memplan.matmul %a, %b {workspace_bytes = -1 : i64} : tensor<4x8xf16>, tensor<8x4xf16> -> tensor<4x4xf16>
+  return
+}
+
+// -----
+
 func.func @add_types(%a: tensor<4x8xf16>, %b: tensor<4x8xf32>) {
   // expected-error @+1 {{'memplan.add' op element types differ: lhs has 'f16', rhs has 'f32'}}
   %0 = memplan.add %a, %b : tensor<4x8xf16>, tensor<4x8xf32> -> tensor<4x8xf16>

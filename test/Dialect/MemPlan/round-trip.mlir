@@ -22,6 +22,8 @@ func.func @linear_algebra(%x: tensor<2x16x64xf16>, %w: tensor<64x32xf16>,
   %5 = memplan.matmul %x, %q4 : tensor<2x16x64xf16>, tensor<64x32xi4> -> tensor<2x16x32xf16>
   // CHECK: memplan.matmul %{{.*}}, %{{.*}} : tensor<4x64xi8>, tensor<64x8xi8> -> tensor<4x8xi32>
   %6 = memplan.matmul %a8, %b8 : tensor<4x64xi8>, tensor<64x8xi8> -> tensor<4x8xi32>
+  // CHECK: memplan.matmul %{{.*}}, %{{.*}} {workspace_bytes = 4194304 : i64} : tensor<2x16x64xf16>, tensor<64x32xf16> -> tensor<2x16x32xf16>
+  %7 = memplan.matmul %x, %w {workspace_bytes = 4194304 : i64} : tensor<2x16x64xf16>, tensor<64x32xf16> -> tensor<2x16x32xf16>
   return
 }
 

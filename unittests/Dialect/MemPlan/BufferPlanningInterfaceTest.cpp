@@ -103,8 +103,11 @@ TEST_F(BufferPlanningInterfaceTest, ScratchBytes) {
       "%1 = memplan.op \"k\"(%x) {scratch = 4096 : i64} : (tensor<4xf32>) -> "
       "tensor<4xf32>\n"
       "%2 = memplan.op \"k\"(%x) : (tensor<4xf32>) -> tensor<4xf32>\n"
-      "%3 = memplan.gelu %x : tensor<4xf32>");
-  ASSERT_EQ(ops.size(), 4u);
+      "%3 = memplan.gelu %x : tensor<4xf32>\n"
+      "%4 = memplan.matmul %q, %q {transpose_rhs, workspace_bytes = 65536 : "
+      "i64} : tensor<2x12x1024x64xf16>, tensor<2x12x1024x64xf16> -> "
+      "tensor<2x12x1024x1024xf16>");
+  ASSERT_EQ(ops.size(), 5u);
   auto scratch = [&](int i) {
     FailureOr<uint64_t> bytes =
         cast<BufferPlanningOpInterface>(ops[i]).getScratchBytes();
@@ -115,6 +118,7 @@ TEST_F(BufferPlanningInterfaceTest, ScratchBytes) {
   EXPECT_EQ(scratch(1), 4096u);
   EXPECT_EQ(scratch(2), 0u);
   EXPECT_EQ(scratch(3), 0u);
+  EXPECT_EQ(scratch(4), 65536u);
 }
 
 } // namespace

@@ -180,6 +180,11 @@ LogicalResult MatmulOp::verify() {
     return emitOpError("contracting dimensions differ: lhs has ")
            << lhsK << ", rhs has " << rhsK;
 
+  if (IntegerAttr workspace = getWorkspaceBytesAttr();
+      workspace && workspace.getInt() < 0)
+    return emitOpError("workspace_bytes must be >= 0, got ")
+           << workspace.getInt();
+
   FailureOr<SmallVector<int64_t>> batch =
       broadcastShapes(*this, "lhs", lhsShape.drop_back(2), "rhs",
                       rhsShape.drop_back(2), "batch dimensions");
@@ -188,6 +193,11 @@ LogicalResult MatmulOp::verify() {
   SmallVector<int64_t> expected = *batch;
   expected.append({m, n});
   return verifyResult(*this, getResult(), expected, resultElement);
+}
+
+FailureOr<uint64_t> MatmulOp::getScratchBytes() {
+  IntegerAttr workspace = getWorkspaceBytesAttr();
+  return workspace ? static_cast<uint64_t>(workspace.getInt()) : uint64_t(0);
 }
 
 //===----------------------------------------------------------------------===//

@@ -35,7 +35,9 @@ defvar AliasingBuffers = DeclareOpInterfaceMethods<
 // Linear algebra
 //===----------------------------------------------------------------------===//
 
-def MemPlan_MatmulOp : MemPlan_Op<"matmul", [Pure, PlainBuffers]> {
+def MemPlan_MatmulOp : MemPlan_Op<"matmul", [Pure,
+    DeclareOpInterfaceMethods<MemPlan_BufferPlanningOpInterface,
+                              ["getScratchBytes"]>]> {
   let summary = "Batched matrix multiplication with transpose flags";
   let description = [{
     `result[..., m, n] = sum_k lhs[..., m, k] * rhs[..., k, n]`, where
@@ -46,13 +48,18 @@ def MemPlan_MatmulOp : MemPlan_Op<"matmul", [Pure, PlainBuffers]> {
     of `lhs`; `rhs` may be a quantized weight (i8/i4) when `lhs` is a float
     tensor (weight-only quantization, dequantized inside the kernel).
 
+    `workspace_bytes`, when set, is scratch memory for the matmul library
+    (the cuBLAS workspace of the CUDA lowering), planned in the arena like
+    any scratch: live while the matmul runs.
+
     ```mlir
     %y = memplan.matmul %x, %w : tensor<1x1024x768xf16>, tensor<768x3072xf16>
            -> tensor<1x1024x3072xf16>
     ```
   }];
   let arguments = (ins MemPlan_Tensor:$lhs, MemPlan_WeightTensor:$rhs,
-                       UnitAttr:$transpose_lhs, UnitAttr:$transpose_rhs);
+                       UnitAttr:$transpose_lhs, UnitAttr:$transpose_rhs,
+                       OptionalAttr<I64Attr>:$workspace_bytes);
   let results = (outs MemPlan_Tensor:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)

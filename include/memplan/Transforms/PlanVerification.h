@@ -1,0 +1,27 @@
+//===- PlanVerification.h - Prove a plan written in the IR ------*- C++ -*-===//
+//
+// What --memplan-verify-plan runs on each function, for any consumer of a
+// plan (memplan-translate checks every plan before it writes code).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMPLAN_TRANSFORMS_PLANVERIFICATION_H
+#define MEMPLAN_TRANSFORMS_PLANVERIFICATION_H
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Support/LLVM.h"
+
+namespace mlir::memplan {
+
+/// Checks the plan of `function` (which has a body) with the validator:
+/// every arena value has an offset, views sit at their source's offset, no
+/// two live buffers overlap, offsets are aligned, and the arena is exactly
+/// the end of the highest buffer. Emits an error naming the values at fault.
+LogicalResult verifyFunctionPlan(FunctionOpInterface function);
+
+/// The arena offset recorded for `value` by its defining op, if it has one.
+std::optional<int64_t> getRecordedOffset(Value value);
+
+} // namespace mlir::memplan
+
+#endif // MEMPLAN_TRANSFORMS_PLANVERIFICATION_H
