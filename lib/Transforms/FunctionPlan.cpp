@@ -3,12 +3,15 @@
 #include "FunctionPlan.h"
 
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
+#include "memplan/Planner/PlanSvg.h"
 #include "memplan/Planner/Validator.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/JSON.h"
+
+#include <sstream>
 
 using namespace mlir;
 using namespace mlir::memplan;
@@ -98,10 +101,16 @@ void mlir::memplan::emitPlanRemark(const FunctionPlan &plan) {
                      : double(plan.solution.arenaSize) / plan.lowerBound;
   char ratioText[32];
   snprintf(ratioText, sizeof(ratioText), "%.3f", ratio);
-  // At the function's location, without the "see current operation" note
-  // that Operation::emitRemark attaches.
-  InFlightDiagnostic remark = mlir::emitRemark(plan.function->getLoc());
-  remark << "memplan: arena " << plan.solution.arenaSize
+  // At the function's return, whose source line is short (a generated
+  // function's signature can fill a line of megabytes), naming the function.
+  FunctionOpInterface function = plan.function;
+  Location location = function->getLoc();
+  Region &body = function.getFunctionBody();
+  if (!body.empty() && !body.front().empty())
+    location = body.front().back().getLoc();
+  InFlightDiagnostic remark = mlir::emitRemark(location);
+  remark << "memplan: @" << function.getName() << ": arena "
+         << plan.solution.arenaSize
          << " bytes, lower bound " << plan.lowerBound << " bytes (ratio "
          << ratioText << "), " << plan.bytesWithoutReuse
          << " bytes without reuse, " << plan.problem.buffers.size()
@@ -196,4 +205,21 @@ void mlir::memplan::writePlanReport(raw_ostream &os,
   });
   json.objectEnd();
   os << "\n";
+}
+
+void mlir::memplan::writePlanSvg(raw_ostream &os, const FunctionPlan &plan) {
+  FunctionOpInterface function = plan.function;
+  AsmState state(function);
+  std::vector<::memplan::SvgBufferInfo> info;
+  for (const LiveBuffer &buffer : plan.liveness.getBuffers()) {
+    std::string op = buffer.op->getName().getStringRef().str();
+    if (buffer.kind == LiveBuffer::Kind::Scratch)
+      info.push_back({"scratch", "scratch of " + op});
+    else
+      info.push_back({op, nameOf(buffer.values.front().value, state)});
+  }
+  std::ostringstream svg;
+  ::memplan::writePlanSvg(svg, plan.problem, plan.solution, info,
+                          "@" + function.getName().str());
+  os << svg.str();
 }

@@ -44,6 +44,9 @@ void emitPlanRemark(const FunctionPlan &plan);
 /// Writes the plans as JSON.
 void writePlanReport(raw_ostream &os, ArrayRef<FunctionPlan> plans);
 
+/// Draws one plan as SVG: buffers coloured by the op that defines them.
+void writePlanSvg(raw_ostream &os, const FunctionPlan &plan);
+
 } // namespace mlir::memplan
 
 #endif // MEMPLAN_LIB_TRANSFORMS_FUNCTIONPLAN_H

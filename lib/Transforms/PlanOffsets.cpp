@@ -56,17 +56,42 @@ struct PlanOffsetsPass
     if (failedAny)
       return signalPassFailure();
 
-    if (!reportFile.empty()) {
-      std::string error;
-      std::unique_ptr<llvm::ToolOutputFile> file =
-          openOutputFile(reportFile, &error);
-      if (!file) {
-        emitError(module.getLoc()) << "cannot write the report: " << error;
-        return signalPassFailure();
-      }
-      writePlanReport(file->os(), plans);
-      file->keep();
-    }
+    if (!svgFile.empty())
+      for (const FunctionPlan &plan : plans)
+        if (failed(writeFile(svgPathFor(plan, plans.size()),
+                             [&](raw_ostream &os) { writePlanSvg(os, plan); })))
+          return signalPassFailure();
+
+    if (!reportFile.empty() &&
+        failed(writeFile(reportFile, [&](raw_ostream &os) {
+          writePlanReport(os, plans);
+        })))
+      return signalPassFailure();
+  }
+
+  /// The SVG file of `plan`: `svg` itself for a single function, else with
+  /// the function's name before the extension.
+  std::string svgPathFor(const FunctionPlan &plan, size_t count) {
+    if (count == 1)
+      return svgFile;
+    StringRef path = svgFile;
+    auto [stem, extension] = path.rsplit('.');
+    FunctionOpInterface function = plan.function;
+    if (extension.empty() || stem.empty() || extension.contains('/'))
+      return (path + "." + function.getName()).str();
+    return (stem + "." + function.getName() + "." + extension).str();
+  }
+
+  LogicalResult writeFile(StringRef path,
+                          function_ref<void(raw_ostream &)> write) {
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
+    if (!file)
+      return emitError(getOperation().getLoc())
+             << "cannot write '" << path << "': " << error;
+    write(file->os());
+    file->keep();
+    return success();
   }
 
   std::optional<::memplan::Algorithm> chosen;

@@ -32,6 +32,17 @@ std::optional<int64_t> mlir::memplan::getRecordedOffset(Value value) {
   return offset;
 }
 
+FailureOr<BufferLiveness>
+mlir::memplan::computePlannedLiveness(FunctionOpInterface function) {
+  // A result at its operand's offset, where in place is allowed, is in place.
+  InPlacePolicy inPlace = [](OpResult result, unsigned operandIndex) {
+    std::optional<int64_t> offset = getRecordedOffset(result);
+    return offset && offset == getRecordedOffset(
+                                   result.getOwner()->getOperand(operandIndex));
+  };
+  return BufferLiveness::compute(function.getFunctionBody(), inPlace);
+}
+
 namespace {
 
 class PlanChecker {

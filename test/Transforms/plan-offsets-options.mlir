@@ -10,7 +10,7 @@
 // RUN: memplan-opt %s --plan-offsets="alignment=1 in-place=false" 2>&1 | FileCheck %s --check-prefix=ALIGN1
 // RUN: memplan-opt %s --plan-offsets="in-place=false" 2>&1 | FileCheck %s --check-prefix=ALIGN256
 
-// NAIVE: remark: memplan: arena 4096 bytes, lower bound 3072 bytes (ratio 1.333), 4096 bytes without reuse, 4 buffers, 1024 external bytes (naive)
+// NAIVE: remark: memplan: @diamond: arena 4096 bytes, lower bound 3072 bytes (ratio 1.333), 4096 bytes without reuse, 4 buffers, 1024 external bytes (naive)
 // NAIVE-LABEL: func.func @diamond(%arg0
 // NAIVE-SAME: memplan.arena_size = 4096 : i64
 // NAIVE: memplan.gelu {{.*}}array<i64: 0>
@@ -18,7 +18,7 @@
 // NAIVE: memplan.silu {{.*}}array<i64: 2048>
 // NAIVE: memplan.add {{.*}}array<i64: 3072>
 
-// GREEDY: remark: memplan: arena 3072 bytes, lower bound 3072 bytes (ratio 1.000)
+// GREEDY: remark: memplan: @diamond: arena 3072 bytes, lower bound 3072 bytes (ratio 1.000)
 // GREEDY-LABEL: func.func @diamond(%arg0
 // GREEDY: memplan.gelu {{.*}}array<i64: 0>
 // GREEDY: memplan.relu {{.*}}array<i64: 1024>
@@ -26,7 +26,7 @@
 // GREEDY: memplan.add {{.*}}array<i64: 0>
 
 // Shared objects: %d takes over %a's object once %a is dead.
-// SHARED: remark: memplan: arena 3072 bytes, lower bound 3072 bytes (ratio 1.000), 4096 bytes without reuse, 4 buffers, 1024 external bytes (shared-objects); 3 shared objects, 3072 bytes
+// SHARED: remark: memplan: @diamond: arena 3072 bytes, lower bound 3072 bytes (ratio 1.000), 4096 bytes without reuse, 4 buffers, 1024 external bytes (shared-objects); 3 shared objects, 3072 bytes
 // SHARED-LABEL: func.func @diamond(%arg0
 // SHARED: memplan.gelu {{.*}}array<i64: 0>
 // SHARED: memplan.relu {{.*}}array<i64: 1024>

@@ -22,7 +22,7 @@
 // NOINPLACE: memplan.relu %{{.*}} {memplan.offsets = array<i64: 1024>}
 // NOINPLACE: memplan.silu %{{.*}} {memplan.offsets = array<i64: 0>}
 // NOINPLACE: memplan.gelu %{{.*}} {memplan.offsets = array<i64: 1024>}
-// REMARK: remark: memplan: arena 1024 bytes, lower bound 1024 bytes (ratio 1.000), 1024 bytes without reuse, 1 buffers, 1024 external bytes (greedy-by-size)
+// REMARK: remark: memplan: @chain: arena 1024 bytes, lower bound 1024 bytes (ratio 1.000), 1024 bytes without reuse, 1 buffers, 1024 external bytes (greedy-by-size)
 func.func @chain(%x: tensor<256xf32>) -> tensor<256xf32> {
   %0 = memplan.gelu %x : tensor<256xf32>
   %1 = memplan.relu %0 : tensor<256xf32>
@@ -48,7 +48,7 @@ func.func @chain(%x: tensor<256xf32>) -> tensor<256xf32> {
 // NOINPLACE: memplan.relu {{.*}}memplan.offsets = array<i64: 1024>
 // NOINPLACE: memplan.silu {{.*}}memplan.offsets = array<i64: 2048>
 // NOINPLACE: memplan.add {{.*}}memplan.offsets = array<i64: 0>
-// REMARK: remark: memplan: arena 2048 bytes, lower bound 2048 bytes (ratio 1.000), 2048 bytes without reuse, 2 buffers, 1024 external bytes (greedy-by-size)
+// REMARK: remark: memplan: @diamond: arena 2048 bytes, lower bound 2048 bytes (ratio 1.000), 2048 bytes without reuse, 2 buffers, 1024 external bytes (greedy-by-size)
 func.func @diamond(%x: tensor<256xf32>) -> tensor<256xf32> {
   %a = memplan.gelu %x : tensor<256xf32>
   %b = memplan.relu %a : tensor<256xf32>
@@ -72,7 +72,7 @@ func.func @diamond(%x: tensor<256xf32>) -> tensor<256xf32> {
 // CHECK: memplan.add %arg0, {{.*}}memplan.offsets = array<i64: 4096>
 // NOINPLACE-LABEL: func.func @residual
 // NOINPLACE-SAME: memplan.arena_size = 8192 : i64, memplan.lower_bound = 8192 : i64
-// REMARK: remark: memplan: arena 5120 bytes, lower bound 5120 bytes (ratio 1.000), 6144 bytes without reuse, 3 buffers
+// REMARK: remark: memplan: @residual: arena 5120 bytes, lower bound 5120 bytes (ratio 1.000), 6144 bytes without reuse, 3 buffers
 func.func @residual(%x: tensor<4x64xf32>, %g: tensor<64xf32>, %b: tensor<64xf32>,
                     %w1: tensor<64x256xf32>, %w2: tensor<256x64xf32>) -> tensor<4x64xf32> {
   %h = memplan.layer_norm %x, %g, %b : tensor<4x64xf32>, tensor<64xf32>
@@ -103,7 +103,7 @@ func.func @residual(%x: tensor<4x64xf32>, %g: tensor<64xf32>, %b: tensor<64xf32>
 // CHECK: memplan.transpose {{.*}}memplan.offsets = array<i64: 0>
 // CHECK: memplan.reshape {{.*}}memplan.offsets = array<i64: 0>
 // CHECK: memplan.matmul {{.*}}memplan.offsets = array<i64: 1024>
-// REMARK: remark: memplan: arena 4224 bytes, lower bound 4224 bytes (ratio 1.000), 9344 bytes without reuse, 10 buffers, 17408 external bytes (greedy-by-size)
+// REMARK: remark: memplan: @attention_block: arena 4224 bytes, lower bound 4224 bytes (ratio 1.000), 9344 bytes without reuse, 10 buffers, 17408 external bytes (greedy-by-size)
 func.func @attention_block(%x: tensor<1x8x32xf32>, %wq: tensor<32x32xf32>,
                            %wk: tensor<32x32xf32>, %wv: tensor<32x32xf32>,
                            %wo: tensor<32x32xf32>) -> tensor<1x8x32xf32> {
@@ -129,13 +129,13 @@ func.func @attention_block(%x: tensor<1x8x32xf32>, %wq: tensor<32x32xf32>,
 // an arena of 0 bytes.
 // CHECK-LABEL: func.func @passthrough
 // CHECK-SAME: memplan.arena_size = 0 : i64, memplan.lower_bound = 0 : i64
-// REMARK: remark: memplan: arena 0 bytes, lower bound 0 bytes (ratio 1.000), 0 bytes without reuse, 0 buffers, 1024 external bytes
+// REMARK: remark: memplan: @passthrough: arena 0 bytes, lower bound 0 bytes (ratio 1.000), 0 bytes without reuse, 0 buffers, 1024 external bytes
 func.func @passthrough(%x: tensor<256xf32>) -> tensor<256xf32> {
   return %x : tensor<256xf32>
 }
 // CHECK-LABEL: func.func @empty
 // CHECK-SAME: memplan.arena_size = 0 : i64, memplan.lower_bound = 0 : i64
-// REMARK: remark: memplan: arena 0 bytes, lower bound 0 bytes (ratio 1.000), 0 bytes without reuse, 0 buffers, 0 external bytes
+// REMARK: remark: memplan: @empty: arena 0 bytes, lower bound 0 bytes (ratio 1.000), 0 bytes without reuse, 0 buffers, 0 external bytes
 func.func @empty() {
   return
 }
@@ -143,7 +143,7 @@ func.func @empty() {
 // CHECK-SAME: memplan.arena_size = 1024 : i64
 // CHECK: memplan.gelu {{.*}}memplan.offsets = array<i64: 0>} : tensor<0x4xf32>
 // CHECK: memplan.transpose {{.*}}memplan.offsets = array<i64: 0>} : tensor<256xf32> -> tensor<256xf32>
-// REMARK: remark: memplan: arena 1024 bytes, lower bound 1024 bytes (ratio 1.000), 1024 bytes without reuse, 2 buffers
+// REMARK: remark: memplan: @zero_sized: arena 1024 bytes, lower bound 1024 bytes (ratio 1.000), 1024 bytes without reuse, 2 buffers
 func.func @zero_sized(%e: tensor<0x4xf32>, %x: tensor<256xf32>) -> (tensor<0x4xf32>, tensor<256xf32>) {
   %0 = memplan.gelu %e : tensor<0x4xf32>
   %1 = memplan.transpose %x permutation = [0] : tensor<256xf32> -> tensor<256xf32>

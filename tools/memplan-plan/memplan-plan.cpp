@@ -13,6 +13,7 @@
 
 #include "memplan/Planner/Algorithms.h"
 #include "memplan/Planner/CsvFormat.h"
+#include "memplan/Planner/PlanSvg.h"
 #include "memplan/Planner/Validator.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -44,6 +45,30 @@ static llvm::cl::opt<uint64_t> minimumAlignment(
     llvm::cl::desc("Align every offset to at least this many bytes (a power "
                    "of two; an alignment column can ask for more)"),
     llvm::cl::init(1));
+
+static llvm::cl::opt<std::string>
+    svgPath("svg", llvm::cl::desc("Also draw the plan as SVG to this file"),
+            llvm::cl::value_desc("file"), llvm::cl::init(""));
+
+/// Writes `text` to `path`, keeping the file only if all of it was written.
+static bool writeTextFile(const std::string &path, const std::string &text,
+                          std::string &error) {
+  std::error_code ec;
+  llvm::ToolOutputFile output(path, ec, llvm::sys::fs::OF_None);
+  if (ec) {
+    error = "cannot write '" + path + "': " + ec.message();
+    return false;
+  }
+  output.os() << text;
+  output.os().flush();
+  if (output.os().has_error()) {
+    output.os().clear_error();
+    error = "cannot write '" + path + "'";
+    return false;
+  }
+  output.keep();
+  return true;
+}
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "memplan-plan: error: " << message << "\n";
@@ -85,21 +110,18 @@ int main(int argc, char **argv) {
     return fail("internal error: the plan failed validation: " +
                 invalid->message);
 
-  std::error_code ec;
-  llvm::ToolOutputFile output(outputPath, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return fail("cannot write '" + outputPath + "': " + ec.message());
-  std::string text;
-  {
-    std::ostringstream stream;
-    writePlanCsv(stream, csv, result.solution);
-    text = stream.str();
+  std::ostringstream planText;
+  writePlanCsv(planText, csv, result.solution);
+  if (!writeTextFile(outputPath, planText.str(), error))
+    return fail(error);
+  if (!svgPath.empty()) {
+    std::ostringstream svgText;
+    std::vector<SvgBufferInfo> info;
+    writePlanSvg(svgText, csv.problem, result.solution, info,
+                 std::string(inputPath) + " (" + algorithmName + ")");
+    if (!writeTextFile(svgPath, svgText.str(), error))
+      return fail(error);
   }
-  output.os() << text;
-  output.os().flush();
-  if (output.os().has_error())
-    return fail("cannot write '" + outputPath + "'");
-  output.keep();
 
   uint64_t lowerBound = computeLowerBound(csv.problem);
   uint64_t arena = result.solution.arenaSize;

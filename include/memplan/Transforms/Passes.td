@@ -57,6 +57,9 @@ def PlanOffsets : Pass<"plan-offsets", "::mlir::ModuleOp"> {
            "op allows it and the operand's buffer is large enough">,
     Option<"reportFile", "report", "std::string", "\"\"",
            "Write the plan as JSON to this file">,
+    Option<"svgFile", "svg", "std::string", "\"\"",
+           "Draw the plan as SVG to this file (with several functions, one "
+           "file each: NAME.svg becomes NAME.<function>.svg)">,
   ];
   let dependentDialects = ["::mlir::memplan::MemPlanDialect"];
 }
@@ -74,6 +77,24 @@ def VerifyPlan : Pass<"memplan-verify-plan", "::mlir::ModuleOp"> {
     values.
   }];
   let dependentDialects = ["::mlir::memplan::MemPlanDialect"];
+}
+
+def MemoryReport : Pass<"memplan-memory-report", "::mlir::ModuleOp"> {
+  let summary = "Report every byte a planned function needs, by role";
+  let description = [{
+    For each planned function (run --plan-offsets first), prints a table of
+    the device memory it needs: weights by element type and parameter count,
+    KV caches, inputs, optimizer states and master weights (from the
+    arguments' `memplan.role`), the planned activation arena against its
+    lower bound and the bytes without reuse, the scratch and the gradients
+    inside the arena (from `memplan.result_roles`), the outputs (caller
+    buffers in generated code), the total and the bytes per parameter.
+    `json=` also writes it as JSON.
+  }];
+  let options = [
+    Option<"jsonFile", "json", "std::string", "\"\"",
+           "Also write the report as JSON to this file">,
+  ];
 }
 
 def PrintLiveness : Pass<"memplan-print-liveness", "::mlir::ModuleOp"> {

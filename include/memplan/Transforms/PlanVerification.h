@@ -8,6 +8,7 @@
 #ifndef MEMPLAN_TRANSFORMS_PLANVERIFICATION_H
 #define MEMPLAN_TRANSFORMS_PLANVERIFICATION_H
 
+#include "memplan/Analysis/BufferLiveness.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/LLVM.h"
 
@@ -21,6 +22,11 @@ LogicalResult verifyFunctionPlan(FunctionOpInterface function);
 
 /// The arena offset recorded for `value` by its defining op, if it has one.
 std::optional<int64_t> getRecordedOffset(Value value);
+
+/// The lifetimes of `function` as its recorded plan shares buffers: a result
+/// at the offset of an operand that dies at its op, where in place is
+/// allowed, shares that operand's buffer.
+FailureOr<BufferLiveness> computePlannedLiveness(FunctionOpInterface function);
 
 } // namespace mlir::memplan
 

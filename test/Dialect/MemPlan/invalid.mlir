@@ -471,3 +471,27 @@ func.func @generic_scratch(%x: tensor<4xf32>) {
   %0 = memplan.op "foo"(%x) {scratch = -8 : i64} : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @generic_aliases_count(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'memplan.op' op aliases has 2 entries for 1 results}}
+  %0 = memplan.op "foo"(%x) {aliases = array<i64: 0, 0>} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @generic_aliases_range(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'memplan.op' op result #0 aliases operand #3, but there are 1 operands}}
+  %0 = memplan.op "foo"(%x) {aliases = array<i64: 3>} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @generic_aliases_type(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'memplan.op' op result #0 of type 'tensor<8xf32>' aliases operand #0 of another type, 'tensor<4xf32>'}}
+  %0 = memplan.op "foo"(%x) {aliases = array<i64: 0>} : (tensor<4xf32>) -> tensor<8xf32>
+  return
+}

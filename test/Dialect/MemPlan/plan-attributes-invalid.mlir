@@ -44,3 +44,33 @@ func.func @alignment() attributes {memplan.alignment = 24 : i64} {
 func.func @typo() attributes {memplan.offset = 0 : i64} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{'memplan.role' of argument #0 is "weights"; roles are weight, input, kv_cache, optimizer_state and master_weight}}
+func.func @role(%x: tensor<4xf32> {memplan.role = "weights"}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'memplan.name' of argument #0 must be a string}}
+func.func @name(%x: tensor<4xf32> {memplan.name = 3 : i64}) {
+  return
+}
+
+// -----
+
+func.func @result_roles(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'memplan.result_roles' has "grad"; result roles are activation, gradient and loss}}
+  %0 = memplan.gelu %x {memplan.result_roles = ["grad"]} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @result_roles_count(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'memplan.result_roles' must be an array of one role per result}}
+  %0 = memplan.gelu %x {memplan.result_roles = ["gradient", "loss"]} : tensor<4xf32>
+  return
+}

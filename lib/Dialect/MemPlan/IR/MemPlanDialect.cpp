@@ -5,6 +5,7 @@
 #include "memplan/Dialect/MemPlan/IR/MemPlanOps.h"
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 using namespace mlir::memplan;
@@ -59,5 +60,44 @@ LogicalResult MemPlanDialect::verifyOperationAttribute(Operation *op,
              << "'" << name << "' must be a power of two, got " << alignment;
     return success();
   }
+  if (name == kResultRolesAttrName) {
+    auto roles = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!roles || roles.size() != op->getNumResults())
+      return op->emitError() << "'" << name
+                             << "' must be an array of one role per result";
+    for (Attribute role : roles) {
+      auto text = dyn_cast<StringAttr>(role);
+      if (!text || !llvm::is_contained(kResultRoles, text.getValue()))
+        return op->emitError()
+               << "'" << name << "' has " << role
+               << "; result roles are activation, gradient and loss";
+    }
+    return success();
+  }
   return op->emitError() << "unknown memplan attribute '" << name << "'";
+}
+
+LogicalResult MemPlanDialect::verifyRegionArgAttribute(Operation *op,
+                                                       unsigned regionIndex,
+                                                       unsigned argIndex,
+                                                       NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  auto text = dyn_cast<StringAttr>(attr.getValue());
+  if (name == kNameAttrName) {
+    if (!text)
+      return op->emitError() << "'" << name << "' of argument #" << argIndex
+                             << " must be a string";
+    return success();
+  }
+  if (name == kRoleAttrName) {
+    if (!text || !llvm::is_contained(kArgumentRoles, text.getValue()))
+      return op->emitError()
+             << "'" << name << "' of argument #" << argIndex << " is "
+             << attr.getValue()
+             << "; roles are weight, input, kv_cache, optimizer_state and "
+                "master_weight";
+    return success();
+  }
+  return op->emitError() << "unknown memplan argument attribute '" << name
+                         << "'";
 }

@@ -495,7 +495,34 @@ LogicalResult GenericOp::verify() {
     return emitOpError("needs a non-empty name");
   if (IntegerAttr scratch = getScratchAttr(); scratch && scratch.getInt() < 0)
     return emitOpError("scratch must be >= 0 bytes, got ") << scratch.getInt();
+  if (std::optional<ArrayRef<int64_t>> aliases = getAliases()) {
+    if (aliases->size() != getNumResults())
+      return emitOpError("aliases has ")
+             << aliases->size() << " entries for " << getNumResults()
+             << " results";
+    for (auto [index, operand] : llvm::enumerate(*aliases)) {
+      if (operand == -1)
+        continue;
+      if (operand < 0 || operand >= static_cast<int64_t>(getNumOperands()))
+        return emitOpError("result #")
+               << index << " aliases operand #" << operand << ", but there are "
+               << getNumOperands() << " operands";
+      Type resultType = getResult(index).getType();
+      Type operandType = getOperand(operand).getType();
+      if (resultType != operandType)
+        return emitOpError("result #")
+               << index << " of type " << resultType << " aliases operand #"
+               << operand << " of another type, " << operandType;
+    }
+  }
   return success();
+}
+
+std::optional<unsigned> GenericOp::getAliasedOperand(unsigned resultIndex) {
+  std::optional<ArrayRef<int64_t>> aliases = getAliases();
+  if (!aliases || resultIndex >= aliases->size() || (*aliases)[resultIndex] < 0)
+    return std::nullopt;
+  return static_cast<unsigned>((*aliases)[resultIndex]);
 }
 
 FailureOr<uint64_t> GenericOp::getScratchBytes() {

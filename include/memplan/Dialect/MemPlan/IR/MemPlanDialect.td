@@ -22,6 +22,7 @@ def MemPlan_Dialect : Dialect {
     `PlanAttributes.h`), which the dialect verifies.
   }];
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
 }
 
 class MemPlan_Op<string mnemonic, list<Trait> traits = []>

@@ -413,23 +413,30 @@ def MemPlan_KVCacheUpdateOp : MemPlan_Op<"kv_cache_update",
 
 def MemPlan_GenericOp : MemPlan_Op<"op", [
     DeclareOpInterfaceMethods<MemPlan_BufferPlanningOpInterface,
-                              ["getScratchBytes"]>]> {
+                              ["getScratchBytes", "getAliasedOperand"]>]> {
   let summary = "Any other op: only its operand and result sizes matter";
   let description = [{
     Stands for an op memplan has no dedicated op for (a backward op, an
     optimizer step, a custom kernel): `name` says what it is, operands and
     results may have any types, and every result gets a fresh buffer. An
     optional `scratch` attribute gives the bytes of temporary memory it
-    needs while it runs.
+    needs while it runs. An optional `aliases` attribute, one entry per
+    result, says that a result is written into an operand's memory (its
+    index) instead of a fresh buffer (-1): an optimizer step updating weights
+    and states in place, a cache written in place.
 
     ```mlir
     %gx, %gw = memplan.op "matmul_backward"(%x, %w, %gy) {scratch = 4096 : i64}
                  : (tensor<8x16xf32>, tensor<16x4xf32>, tensor<8x4xf32>)
                  -> (tensor<8x16xf32>, tensor<16x4xf32>)
+    %w2, %m2 = memplan.op "adam"(%w, %g, %m) {aliases = array<i64: 0, 2>}
+                 : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
+                 -> (tensor<16xf32>, tensor<16xf32>)
     ```
   }];
   let arguments = (ins StrAttr:$name, Variadic<AnyType>:$inputs,
-                       OptionalAttr<I64Attr>:$scratch);
+                       OptionalAttr<I64Attr>:$scratch,
+                       OptionalAttr<DenseI64ArrayAttr>:$aliases);
   let results = (outs Variadic<AnyType>:$results);
   let assemblyFormat = [{
     $name `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)

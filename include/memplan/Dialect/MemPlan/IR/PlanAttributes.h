@@ -14,6 +14,15 @@
 //   memplan.lower_bound = N : i64       on a function: max bytes live at once
 //   memplan.alignment = N : i64         on a function: the alignment planned
 //
+// Roles, written by memplan-gen and read by --memplan-memory-report:
+//
+//   memplan.role = "weight"             on a function argument: what it holds
+//                  (weight, input, kv_cache, optimizer_state, master_weight)
+//   memplan.name = "h.0.attn.c_attn.w"  on a function argument: its name
+//   memplan.result_roles = ["activation", "gradient"]
+//                                       on an op: what each result holds
+//                                       (activation, gradient, loss)
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MEMPLAN_DIALECT_MEMPLAN_IR_PLANATTRIBUTES_H
@@ -28,6 +37,15 @@ constexpr llvm::StringLiteral kScratchOffsetAttrName = "memplan.scratch_offset";
 constexpr llvm::StringLiteral kArenaSizeAttrName = "memplan.arena_size";
 constexpr llvm::StringLiteral kLowerBoundAttrName = "memplan.lower_bound";
 constexpr llvm::StringLiteral kAlignmentAttrName = "memplan.alignment";
+constexpr llvm::StringLiteral kRoleAttrName = "memplan.role";
+constexpr llvm::StringLiteral kNameAttrName = "memplan.name";
+constexpr llvm::StringLiteral kResultRolesAttrName = "memplan.result_roles";
+
+/// The values of memplan.role and of memplan.result_roles.
+constexpr llvm::StringLiteral kArgumentRoles[] = {
+    "weight", "input", "kv_cache", "optimizer_state", "master_weight"};
+constexpr llvm::StringLiteral kResultRoles[] = {"activation", "gradient",
+                                                "loss"};
 
 } // namespace mlir::memplan
 

@@ -1,0 +1,240 @@
+//===- MemoryReport.cpp - --memplan-memory-report -------------------------===//
+//
+// Every byte a planned function needs, by role: what is outside the arena
+// (arguments by memplan.role, outputs) and what is inside it (activations,
+// scratch, gradients), from the plan written in the IR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memplan/Transforms/Passes.h"
+
+#include "memplan/Dialect/MemPlan/IR/MemPlanInterfaces.h"
+#include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
+#include "memplan/Dialect/MemPlan/IR/TypeByteSize.h"
+#include "memplan/Transforms/PlanVerification.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <map>
+
+namespace mlir::memplan {
+#define GEN_PASS_DEF_MEMORYREPORT
+#include "memplan/Transforms/Passes.h.inc"
+} // namespace mlir::memplan
+
+using namespace mlir;
+using namespace mlir::memplan;
+
+namespace {
+
+struct FunctionMemory {
+  std::string name;
+  uint64_t parameters = 0;
+  std::map<std::string, uint64_t> weightsByType;
+  uint64_t weights = 0, kvCache = 0, inputs = 0, optimizerStates = 0,
+           masterWeights = 0, otherArguments = 0;
+  uint64_t arena = 0, lowerBound = 0, withoutReuse = 0, bufferCount = 0;
+  uint64_t scratch = 0, gradients = 0, outputs = 0;
+
+  uint64_t total() const {
+    return weights + kvCache + inputs + optimizerStates + masterWeights +
+           otherArguments + arena + outputs;
+  }
+};
+
+/// The role of result `value` (memplan.result_roles), "activation" if none.
+StringRef resultRole(Value value) {
+  auto result = dyn_cast<OpResult>(value);
+  if (!result)
+    return "activation";
+  auto roles =
+      result.getOwner()->getAttrOfType<ArrayAttr>(kResultRolesAttrName);
+  if (!roles || roles.size() <= result.getResultNumber())
+    return "activation";
+  return cast<StringAttr>(roles[result.getResultNumber()]).getValue();
+}
+
+FailureOr<FunctionMemory> measure(FunctionOpInterface function) {
+  FunctionMemory memory;
+  memory.name = function.getName().str();
+  auto arena = function->getAttrOfType<IntegerAttr>(kArenaSizeAttrName);
+  if (!arena)
+    return function.emitError()
+           << "function has no '" << kArenaSizeAttrName
+           << "': it is not planned (run --plan-offsets first)";
+  memory.arena = arena.getInt();
+  if (auto bound = function->getAttrOfType<IntegerAttr>(kLowerBoundAttrName))
+    memory.lowerBound = bound.getInt();
+
+  for (BlockArgument argument : function.getArguments()) {
+    ByteSize size = getByteSize(argument.getType());
+    if (!size.ok())
+      continue; // index positions and other scalars
+    auto role = function.getArgAttrOfType<StringAttr>(argument.getArgNumber(),
+                                                      kRoleAttrName);
+    StringRef kind = role ? role.getValue() : "";
+    if (kind == "weight") {
+      auto type = cast<ShapedType>(argument.getType());
+      std::string element;
+      llvm::raw_string_ostream os(element);
+      os << type.getElementType();
+      memory.weightsByType[element] += size.bytes;
+      memory.weights += size.bytes;
+      memory.parameters += type.getNumElements();
+    } else if (kind == "kv_cache") {
+      memory.kvCache += size.bytes;
+    } else if (kind == "input") {
+      memory.inputs += size.bytes;
+    } else if (kind == "optimizer_state") {
+      memory.optimizerStates += size.bytes;
+    } else if (kind == "master_weight") {
+      memory.masterWeights += size.bytes;
+    } else {
+      memory.otherArguments += size.bytes;
+    }
+  }
+
+  FailureOr<BufferLiveness> liveness = computePlannedLiveness(function);
+  if (failed(liveness))
+    return failure();
+  for (const LiveBuffer &buffer : liveness->getBuffers()) {
+    memory.withoutReuse += buffer.bytes;
+    ++memory.bufferCount;
+    if (buffer.kind == LiveBuffer::Kind::Scratch)
+      memory.scratch += buffer.bytes;
+    else if (resultRole(buffer.values.front().value) == "gradient")
+      memory.gradients += buffer.bytes;
+  }
+  // The returned values (liveness accepted a body of one block).
+  Region &body = function.getFunctionBody();
+  if (!body.empty())
+    if (Operation *terminator = body.front().getTerminator())
+      for (Value value : terminator->getOperands())
+        if (ByteSize size = getByteSize(value.getType()); size.ok())
+          memory.outputs += size.bytes;
+  return memory;
+}
+
+std::string withCommas(uint64_t value) {
+  std::string digits = std::to_string(value), result;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0)
+      result += ',';
+    result += digits[i];
+  }
+  return result;
+}
+
+std::string human(uint64_t bytes) {
+  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double value = double(bytes);
+  int unit = 0;
+  while (value >= 1024 && unit < 4) {
+    value /= 1024;
+    ++unit;
+  }
+  char text[32];
+  snprintf(text, sizeof(text), unit ? "%.2f %s" : "%.0f %s", value,
+           units[unit]);
+  return text;
+}
+
+void printTable(raw_ostream &os, const FunctionMemory &m) {
+  auto row = [&](StringRef label, uint64_t bytes) {
+    os << llvm::left_justify(label, 36)
+       << llvm::right_justify(withCommas(bytes), 20) << " B"
+       << llvm::right_justify(human(bytes), 14) << "\n";
+  };
+  os << "memory of @" << m.name << "\n";
+  os << llvm::left_justify("  parameters", 36)
+     << llvm::right_justify(withCommas(m.parameters), 20) << "\n";
+  row("  weights", m.weights);
+  for (const auto &[type, bytes] : m.weightsByType)
+    row("    " + type, bytes);
+  row("  kv cache", m.kvCache);
+  row("  inputs", m.inputs);
+  row("  optimizer states", m.optimizerStates);
+  row("  master weights", m.masterWeights);
+  if (m.otherArguments)
+    row("  other arguments", m.otherArguments);
+  row("  activation arena (planned)", m.arena);
+  row("    lower bound", m.lowerBound);
+  row("    without reuse", m.withoutReuse);
+  row("    scratch buffers", m.scratch);
+  row("    gradient buffers", m.gradients);
+  row("  outputs (caller buffers)", m.outputs);
+  row("  total", m.total());
+  char perParameter[32];
+  snprintf(perParameter, sizeof(perParameter), "%.2f",
+           m.parameters ? double(m.total()) / double(m.parameters) : 0.0);
+  os << llvm::left_justify("  bytes per parameter", 36)
+     << llvm::right_justify(perParameter, 20) << "\n";
+}
+
+void writeJson(raw_ostream &os, ArrayRef<FunctionMemory> functions) {
+  llvm::json::OStream json(os, 2);
+  json.objectBegin();
+  json.attributeArray("functions", [&] {
+    for (const FunctionMemory &m : functions)
+      json.object([&] {
+        json.attribute("name", m.name);
+        json.attribute("parameters", m.parameters);
+        json.attribute("weight_bytes", m.weights);
+        json.attributeObject("weight_bytes_by_type", [&] {
+          for (const auto &[type, bytes] : m.weightsByType)
+            json.attribute(type, bytes);
+        });
+        json.attribute("kv_cache_bytes", m.kvCache);
+        json.attribute("input_bytes", m.inputs);
+        json.attribute("optimizer_state_bytes", m.optimizerStates);
+        json.attribute("master_weight_bytes", m.masterWeights);
+        json.attribute("other_argument_bytes", m.otherArguments);
+        json.attribute("arena_bytes", m.arena);
+        json.attribute("lower_bound_bytes", m.lowerBound);
+        json.attribute("bytes_without_reuse", m.withoutReuse);
+        json.attribute("buffer_count", m.bufferCount);
+        json.attribute("scratch_bytes", m.scratch);
+        json.attribute("gradient_bytes", m.gradients);
+        json.attribute("output_bytes", m.outputs);
+        json.attribute("total_bytes", m.total());
+      });
+  });
+  json.objectEnd();
+  os << "\n";
+}
+
+struct MemoryReportPass
+    : public mlir::memplan::impl::MemoryReportBase<MemoryReportPass> {
+  using MemoryReportBase::MemoryReportBase;
+
+  void runOnOperation() override {
+    std::vector<FunctionMemory> functions;
+    for (auto function : getOperation().getOps<FunctionOpInterface>()) {
+      if (function.isExternal())
+        continue;
+      FailureOr<FunctionMemory> memory = measure(function);
+      if (failed(memory))
+        return signalPassFailure();
+      printTable(llvm::outs(), *memory);
+      functions.push_back(std::move(*memory));
+    }
+    if (!jsonFile.empty()) {
+      std::string error;
+      std::unique_ptr<llvm::ToolOutputFile> file =
+          openOutputFile(jsonFile, &error);
+      if (!file) {
+        emitError(getOperation().getLoc())
+            << "cannot write '" << jsonFile << "': " << error;
+        return signalPassFailure();
+      }
+      writeJson(file->os(), functions);
+      file->keep();
+    }
+    markAllAnalysesPreserved();
+  }
+};
+
+} // namespace

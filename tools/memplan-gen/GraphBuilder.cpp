@@ -1,0 +1,408 @@
+//===- GraphBuilder.cpp - Build memplan graphs, with a backward pass ------===//
+
+#include "GraphBuilder.h"
+
+#include "memplan/Dialect/MemPlan/IR/MemPlanOps.h"
+#include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
+#include "mlir/IR/Verifier.h"
+
+using namespace mlir;
+using namespace mlir::memplan;
+using namespace ::memplan::gen;
+
+GraphBuilder::GraphBuilder(MLIRContext *context, StringRef functionName)
+    : context(context), builder(context), loc(UnknownLoc::get(context)) {
+  module = ModuleOp::create(loc);
+  builder.setInsertionPointToEnd(module->getBody());
+  function = func::FuncOp::create(builder, loc, functionName,
+                                  builder.getFunctionType({}, {}));
+  Block *entry = function.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+}
+
+Value GraphBuilder::argument(ArrayRef<int64_t> shape, Type element,
+                             StringRef role, StringRef name) {
+  argumentRoles.push_back(role.str());
+  argumentNames.push_back(name.str());
+  return function.getBody().front().addArgument(
+      RankedTensorType::get(shape, element), loc);
+}
+
+Value GraphBuilder::indexArgument(StringRef name) {
+  argumentRoles.push_back("input");
+  argumentNames.push_back(name.str());
+  return function.getBody().front().addArgument(builder.getIndexType(), loc);
+}
+
+StringRef GraphBuilder::roleOf(Value value) const {
+  if (auto argument = dyn_cast<BlockArgument>(value))
+    return argumentRoles[argument.getArgNumber()];
+  return "activation";
+}
+
+bool GraphBuilder::needsGradient(Value value) const {
+  if (!isa<FloatType>(getElementTypeOrSelf(value.getType())))
+    return false;
+  return !isa<BlockArgument>(value) || roleOf(value) == "weight";
+}
+
+/// The result role of the gradient of `value`.
+static StringRef gradientRole(bool isWeight) {
+  return isWeight ? "gradient" : "activation";
+}
+
+void GraphBuilder::accumulate(Value value, Value gradient) {
+  if (!gradient)
+    return;
+  Value &slot = gradients[value];
+  if (!slot) {
+    slot = gradient;
+    return;
+  }
+  Value sum = add(slot, gradient);
+  if (roleOf(value) == "weight")
+    sum.getDefiningOp()->setAttr(kResultRolesAttrName,
+                                 builder.getStrArrayAttr({"gradient"}));
+  gradients[value] = sum;
+}
+
+RankedTensorType GraphBuilder::broadcast(Value lhs, Value rhs) {
+  ArrayRef<int64_t> a = typeOf(lhs).getShape(), b = typeOf(rhs).getShape();
+  size_t rank = std::max(a.size(), b.size());
+  SmallVector<int64_t> shape(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t x = i < a.size() ? a[a.size() - 1 - i] : 1;
+    int64_t y = i < b.size() ? b[b.size() - 1 - i] : 1;
+    shape[rank - 1 - i] = x == 1 ? y : x;
+  }
+  return RankedTensorType::get(shape, typeOf(lhs).getElementType());
+}
+
+Value GraphBuilder::reduceTo(Value gradient, Value target) {
+  if (typeOf(gradient) == typeOf(target))
+    return gradient;
+  return generic("reduce_to_shape", {gradient}, {typeOf(target)},
+                 {gradientRole(roleOf(target) == "weight")})
+      .front();
+}
+
+SmallVector<Value> GraphBuilder::generic(StringRef name, ValueRange operands,
+                                         TypeRange resultTypes,
+                                         ArrayRef<StringRef> roles,
+                                         int64_t scratch,
+                                         ArrayRef<int64_t> aliases) {
+  SmallVector<NamedAttribute> attributes;
+  attributes.push_back(builder.getNamedAttr("name", builder.getStringAttr(name)));
+  if (scratch)
+    attributes.push_back(
+        builder.getNamedAttr("scratch", builder.getI64IntegerAttr(scratch)));
+  if (!aliases.empty())
+    attributes.push_back(builder.getNamedAttr(
+        "aliases", builder.getDenseI64ArrayAttr(aliases)));
+  auto op = GenericOp::create(builder, loc, resultTypes, operands, attributes);
+  if (!roles.empty())
+    op->setAttr(kResultRolesAttrName, builder.getStrArrayAttr(roles));
+  return SmallVector<Value>(op->getResults());
+}
+
+Value GraphBuilder::matmul(Value lhs, Value rhs, bool transposeRhs) {
+  ArrayRef<int64_t> a = typeOf(lhs).getShape(), b = typeOf(rhs).getShape();
+  int64_t m = a[a.size() - 2];
+  int64_t n = transposeRhs ? b[b.size() - 2] : b.back();
+  // Batch dimensions broadcast as in numpy.
+  ArrayRef<int64_t> aBatch = a.drop_back(2), bBatch = b.drop_back(2);
+  size_t rank = std::max(aBatch.size(), bBatch.size());
+  SmallVector<int64_t> shape(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t x = i < aBatch.size() ? aBatch[aBatch.size() - 1 - i] : 1;
+    int64_t y = i < bBatch.size() ? bBatch[bBatch.size() - 1 - i] : 1;
+    shape[rank - 1 - i] = x == 1 ? y : x;
+  }
+  shape.append({m, n});
+  Type element = typeOf(lhs).getElementType();
+  SmallVector<NamedAttribute> attributes;
+  if (transposeRhs)
+    attributes.push_back(
+        builder.getNamedAttr("transpose_rhs", builder.getUnitAttr()));
+  Value result =
+      MatmulOp::create(builder, loc, TypeRange{RankedTensorType::get(shape, element)},
+                       ValueRange{lhs, rhs}, attributes)
+          .getResult();
+  record([=, this] {
+    Value dy = gradientOf(result);
+    bool lhsGrad = needsGradient(lhs), rhsGrad = needsGradient(rhs);
+    if (!dy || (!lhsGrad && !rhsGrad))
+      return;
+    SmallVector<Type> types;
+    SmallVector<StringRef> roles;
+    if (lhsGrad) {
+      types.push_back(lhs.getType());
+      roles.push_back(gradientRole(roleOf(lhs) == "weight"));
+    }
+    if (rhsGrad) {
+      types.push_back(rhs.getType());
+      roles.push_back(gradientRole(roleOf(rhs) == "weight"));
+    }
+    SmallVector<Value> grads =
+        generic("matmul_backward", {dy, lhs, rhs}, types, roles);
+    if (lhsGrad)
+      accumulate(lhs, grads.front());
+    if (rhsGrad)
+      accumulate(rhs, grads.back());
+  });
+  return result;
+}
+
+Value GraphBuilder::add(Value lhs, Value rhs) {
+  Value result = AddOp::create(builder, loc, broadcast(lhs, rhs), lhs, rhs);
+  record([=, this] {
+    Value dy = gradientOf(result);
+    if (!dy)
+      return;
+    if (needsGradient(lhs))
+      accumulate(lhs, reduceTo(dy, lhs));
+    if (needsGradient(rhs))
+      accumulate(rhs, reduceTo(dy, rhs));
+  });
+  return result;
+}
+
+Value GraphBuilder::mul(Value lhs, Value rhs) {
+  Value result = MulOp::create(builder, loc, broadcast(lhs, rhs), lhs, rhs);
+  record([=, this] {
+    Value dy = gradientOf(result);
+    if (!dy)
+      return;
+    if (needsGradient(lhs))
+      accumulate(lhs, reduceTo(mul(dy, rhs), lhs));
+    if (needsGradient(rhs))
+      accumulate(rhs, reduceTo(mul(dy, lhs), rhs));
+  });
+  return result;
+}
+
+Value GraphBuilder::gelu(Value input) {
+  Value result = GeluOp::create(builder, loc, input.getType(), input);
+  record([=, this] {
+    if (Value dy = gradientOf(result))
+      accumulate(input, generic("gelu_backward", {dy, input}, {input.getType()},
+                                {"activation"})
+                            .front());
+  });
+  return result;
+}
+
+Value GraphBuilder::silu(Value input) {
+  Value result = SiluOp::create(builder, loc, input.getType(), input);
+  record([=, this] {
+    if (Value dy = gradientOf(result))
+      accumulate(input, generic("silu_backward", {dy, input}, {input.getType()},
+                                {"activation"})
+                            .front());
+  });
+  return result;
+}
+
+Value GraphBuilder::softmax(Value input, int64_t axis) {
+  Value result = SoftmaxOp::create(builder, loc, input.getType(), input,
+                                   builder.getI64IntegerAttr(axis));
+  record([=, this] {
+    if (Value dy = gradientOf(result))
+      accumulate(input, generic("softmax_backward", {dy, result},
+                                {input.getType()}, {"activation"})
+                            .front());
+  });
+  return result;
+}
+
+Value GraphBuilder::layerNorm(Value input, Value gamma, Value beta,
+                              double epsilon) {
+  Value result = LayerNormOp::create(builder, loc, input.getType(), input, gamma, beta,
+                                     builder.getF64FloatAttr(epsilon));
+  record([=, this] {
+    Value dy = gradientOf(result);
+    if (!dy)
+      return;
+    SmallVector<Value> grads = generic(
+        "layer_norm_backward", {dy, input, gamma},
+        {input.getType(), gamma.getType(), beta.getType()},
+        {"activation", gradientRole(roleOf(gamma) == "weight"),
+         gradientRole(roleOf(beta) == "weight")});
+    if (needsGradient(input))
+      accumulate(input, grads[0]);
+    if (needsGradient(gamma))
+      accumulate(gamma, grads[1]);
+    if (needsGradient(beta))
+      accumulate(beta, grads[2]);
+  });
+  return result;
+}
+
+Value GraphBuilder::rmsNorm(Value input, Value gamma, double epsilon) {
+  Value result = RMSNormOp::create(builder, loc, input.getType(), input, gamma,
+                                   builder.getF64FloatAttr(epsilon));
+  record([=, this] {
+    Value dy = gradientOf(result);
+    if (!dy)
+      return;
+    SmallVector<Value> grads =
+        generic("rms_norm_backward", {dy, input, gamma},
+                {input.getType(), gamma.getType()},
+                {"activation", gradientRole(roleOf(gamma) == "weight")});
+    if (needsGradient(input))
+      accumulate(input, grads[0]);
+    if (needsGradient(gamma))
+      accumulate(gamma, grads[1]);
+  });
+  return result;
+}
+
+Value GraphBuilder::embedding(Value table, Value ids) {
+  SmallVector<int64_t> shape(typeOf(ids).getShape());
+  shape.push_back(typeOf(table).getDimSize(1));
+  Value result = EmbeddingOp::create(
+      builder, loc, RankedTensorType::get(shape, typeOf(table).getElementType()),
+      table, ids);
+  record([=, this] {
+    Value dy = gradientOf(result);
+    if (dy && needsGradient(table))
+      accumulate(table, generic("embedding_backward", {dy, ids},
+                                {table.getType()}, {"gradient"})
+                            .front());
+  });
+  return result;
+}
+
+Value GraphBuilder::rope(Value input, Value positions) {
+  Value result = RopeOp::create(builder, loc, input.getType(), input, positions,
+                                builder.getF64FloatAttr(10000.0));
+  record([=, this] {
+    if (Value dy = gradientOf(result))
+      accumulate(input, generic("rope_backward", {dy, positions},
+                                {input.getType()}, {"activation"})
+                            .front());
+  });
+  return result;
+}
+
+Value GraphBuilder::transpose(Value input, ArrayRef<int64_t> permutation) {
+  SmallVector<int64_t> shape, inverse(permutation.size());
+  for (auto [index, dim] : llvm::enumerate(permutation)) {
+    shape.push_back(typeOf(input).getDimSize(dim));
+    inverse[dim] = index;
+  }
+  Value result = TransposeOp::create(
+      builder, loc, RankedTensorType::get(shape, typeOf(input).getElementType()),
+      input, builder.getDenseI64ArrayAttr(permutation));
+  record([=, this] {
+    if (Value dy = gradientOf(result))
+      accumulate(input, transpose(dy, inverse));
+  });
+  return result;
+}
+
+Value GraphBuilder::reshape(Value input, ArrayRef<int64_t> shape) {
+  Value result = ReshapeOp::create(
+      builder, loc, RankedTensorType::get(shape, typeOf(input).getElementType()),
+      input);
+  SmallVector<int64_t> original(typeOf(input).getShape());
+  record([=, this] {
+    if (Value dy = gradientOf(result))
+      accumulate(input, reshape(dy, original));
+  });
+  return result;
+}
+
+SmallVector<Value> GraphBuilder::split(Value input) {
+  ArrayRef<int64_t> shape = typeOf(input).getShape();
+  SmallVector<int64_t> sizes(shape);
+  sizes[0] = 1;
+  SmallVector<Value> slices;
+  for (int64_t i = 0; i < shape[0]; ++i) {
+    SmallVector<int64_t> offsets(shape.size(), 0);
+    offsets[0] = i;
+    slices.push_back(SliceOp::create(
+        builder, loc, RankedTensorType::get(sizes, typeOf(input).getElementType()),
+        input, builder.getDenseI64ArrayAttr(offsets),
+        builder.getDenseI64ArrayAttr(sizes)));
+  }
+  record([=, this] {
+    SmallVector<Value> pieces;
+    for (Value slice : slices) {
+      Value dy = gradientOf(slice);
+      if (!dy)
+        return; // every slice of the QKV projection is used
+      pieces.push_back(dy);
+    }
+    Value joined = ConcatOp::create(builder, loc, input.getType(), pieces,
+                                    builder.getI64IntegerAttr(0));
+    accumulate(input, joined);
+  });
+  return slices;
+}
+
+Value GraphBuilder::attention(Value query, Value key, Value value,
+                              bool causal) {
+  ArrayRef<int64_t> q = typeOf(query).getShape();
+  SmallVector<int64_t> shape = {q[0], q[1], q[2], typeOf(value).getDimSize(3)};
+  SmallVector<NamedAttribute> attributes;
+  if (causal)
+    attributes.push_back(builder.getNamedAttr("causal", builder.getUnitAttr()));
+  Value result =
+      AttentionOp::create(
+          builder, loc,
+          TypeRange{RankedTensorType::get(shape, typeOf(query).getElementType())},
+          ValueRange{query, key, value}, attributes)
+          .getResult();
+  record([=, this] {
+    Value dy = gradientOf(result);
+    if (!dy)
+      return;
+    // FlashAttention's backward keeps D = rowsum(dO * O) per query row (f32).
+    int64_t scratch = q[0] * q[1] * q[2] * 4;
+    SmallVector<Value> grads =
+        generic("attention_backward", {dy, query, key, value, result},
+                {query.getType(), key.getType(), value.getType()},
+                {"activation", "activation", "activation"}, scratch);
+    accumulate(query, grads[0]);
+    accumulate(key, grads[1]);
+    accumulate(value, grads[2]);
+  });
+  return result;
+}
+
+Value GraphBuilder::kvCacheUpdate(Value cache, Value update, Value position) {
+  return KVCacheUpdateOp::create(builder, loc, cache.getType(), cache, update,
+                                 position);
+}
+
+SmallVector<std::pair<Value, Value>> GraphBuilder::backward(Value output,
+                                                            Value gradient) {
+  recording = false;
+  gradients[output] = gradient;
+  for (auto step = tape.rbegin(); step != tape.rend(); ++step)
+    (*step)();
+  tape.clear();
+  SmallVector<std::pair<Value, Value>> weightGradients;
+  for (BlockArgument argument : function.getArguments())
+    if (roleOf(argument) == "weight")
+      if (Value grad = gradientOf(argument))
+        weightGradients.emplace_back(argument, grad);
+  return weightGradients;
+}
+
+OwningOpRef<ModuleOp> GraphBuilder::finish(ValueRange results) {
+  func::ReturnOp::create(builder, loc, results);
+  Block &entry = function.getBody().front();
+  function.setFunctionType(builder.getFunctionType(
+      entry.getArgumentTypes(), TypeRange(results.getTypes())));
+  for (unsigned i = 0; i < entry.getNumArguments(); ++i) {
+    function.setArgAttr(i, kRoleAttrName,
+                        builder.getStringAttr(argumentRoles[i]));
+    function.setArgAttr(i, kNameAttrName,
+                        builder.getStringAttr(argumentNames[i]));
+  }
+  if (failed(verify(*module)))
+    return nullptr;
+  return std::move(module);
+}

@@ -1,0 +1,117 @@
+//===- GraphBuilder.h - Build memplan graphs, with a backward pass -*- C++ -*-===//
+//
+// Creates one func.func of memplan ops through MLIR builders (every op is
+// verified), computing result types from operand shapes. Arguments carry
+// their role and name (memplan.role, memplan.name) for the memory report.
+//
+// With recording on, every op also records how to compute the gradients of
+// its operands; `backward` replays those steps in reverse from a loss
+// gradient, as reverse-mode differentiation does, emitting the backward ops
+// (mostly generic `memplan.op "<kind>_backward"`: their shapes and lifetimes
+// are what the planner needs). Forward values used by backward ops stay
+// alive until then, exactly like the activations a training step saves.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMPLAN_TOOLS_MEMPLANGEN_GRAPHBUILDER_H
+#define MEMPLAN_TOOLS_MEMPLANGEN_GRAPHBUILDER_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace memplan::gen {
+
+class GraphBuilder {
+public:
+  GraphBuilder(mlir::MLIRContext *context, llvm::StringRef functionName);
+
+  /// A function argument with a role (weight, input, kv_cache,
+  /// optimizer_state, master_weight) and a name.
+  mlir::Value argument(llvm::ArrayRef<int64_t> shape, mlir::Type element,
+                       llvm::StringRef role, llvm::StringRef name);
+  mlir::Value indexArgument(llvm::StringRef name);
+
+  // Forward ops: result types follow the operands.
+  mlir::Value matmul(mlir::Value lhs, mlir::Value rhs, bool transposeRhs = false);
+  mlir::Value add(mlir::Value lhs, mlir::Value rhs);
+  mlir::Value mul(mlir::Value lhs, mlir::Value rhs);
+  mlir::Value gelu(mlir::Value input);
+  mlir::Value silu(mlir::Value input);
+  mlir::Value softmax(mlir::Value input, int64_t axis);
+  mlir::Value layerNorm(mlir::Value input, mlir::Value gamma, mlir::Value beta,
+                        double epsilon);
+  mlir::Value rmsNorm(mlir::Value input, mlir::Value gamma, double epsilon);
+  mlir::Value embedding(mlir::Value table, mlir::Value ids);
+  mlir::Value rope(mlir::Value input, mlir::Value positions);
+  mlir::Value transpose(mlir::Value input, llvm::ArrayRef<int64_t> permutation);
+  mlir::Value reshape(mlir::Value input, llvm::ArrayRef<int64_t> shape);
+  /// Splits `input` along dimension 0 into equal slices of size 1 (the fused
+  /// QKV projection); its backward concatenates the slices' gradients.
+  llvm::SmallVector<mlir::Value> split(mlir::Value input);
+  mlir::Value attention(mlir::Value query, mlir::Value key, mlir::Value value,
+                        bool causal);
+  mlir::Value kvCacheUpdate(mlir::Value cache, mlir::Value update,
+                            mlir::Value position);
+  /// A generic op; `roles` (activation, gradient, loss) label its results.
+  llvm::SmallVector<mlir::Value>
+  generic(llvm::StringRef name, mlir::ValueRange operands,
+          mlir::TypeRange resultTypes, llvm::ArrayRef<llvm::StringRef> roles,
+          int64_t scratch = 0, llvm::ArrayRef<int64_t> aliases = {});
+
+  /// Records backward steps from now on.
+  void startRecording() { recording = true; }
+  /// Runs the recorded steps in reverse from `gradient` = d(loss)/d(`output`);
+  /// returns the gradient of every weight argument that received one, in
+  /// argument order.
+  llvm::SmallVector<std::pair<mlir::Value, mlir::Value>>
+  backward(mlir::Value output, mlir::Value gradient);
+
+  /// Returns `results`, sets the function type and argument attributes.
+  mlir::OwningOpRef<mlir::ModuleOp> finish(mlir::ValueRange results);
+
+  size_t getNumArguments() const { return argumentNames.size(); }
+  mlir::RankedTensorType typeOf(mlir::Value value) const {
+    return llvm::cast<mlir::RankedTensorType>(value.getType());
+  }
+  mlir::RankedTensorType tensorType(llvm::ArrayRef<int64_t> shape,
+                                    mlir::Type element) const {
+    return mlir::RankedTensorType::get(shape, element);
+  }
+
+private:
+  mlir::RankedTensorType broadcast(mlir::Value lhs, mlir::Value rhs);
+  /// Whether `value` gets a gradient: results of ops and weight arguments.
+  bool needsGradient(mlir::Value value) const;
+  void accumulate(mlir::Value value, mlir::Value gradient);
+  mlir::Value gradientOf(mlir::Value value) const {
+    return gradients.lookup(value);
+  }
+  /// `gradient` reduced to `target`'s shape (a broadcast operand).
+  mlir::Value reduceTo(mlir::Value gradient, mlir::Value target);
+  void record(std::function<void()> step) {
+    if (recording)
+      tape.push_back(std::move(step));
+  }
+  llvm::StringRef roleOf(mlir::Value value) const;
+
+  mlir::MLIRContext *context;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  mlir::func::FuncOp function;
+  mlir::OpBuilder builder;
+  mlir::Location loc;
+  std::vector<std::string> argumentRoles, argumentNames;
+  bool recording = false;
+  std::vector<std::function<void()>> tape;
+  llvm::DenseMap<mlir::Value, mlir::Value> gradients;
+};
+
+} // namespace memplan::gen
+
+#endif // MEMPLAN_TOOLS_MEMPLANGEN_GRAPHBUILDER_H

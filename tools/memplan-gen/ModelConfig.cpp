@@ -1,0 +1,36 @@
+//===- ModelConfig.cpp - Shapes of real transformer models ----------------===//
+//
+// GPT-2 (Radford et al. 2019; Hugging Face configs), LLaMA (Touvron et al.
+// 2023; LLaMA-2 70B with 8 key/value heads), BERT (Devlin et al. 2019).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelConfig.h"
+
+using namespace memplan::gen;
+
+static const ModelConfig kModels[] = {
+    {"gpt2-small", Family::Gpt2, 12, 768, 12, 12, 3072, 50257, 1024, 1e-5},
+    {"gpt2-medium", Family::Gpt2, 24, 1024, 16, 16, 4096, 50257, 1024, 1e-5},
+    {"gpt2-large", Family::Gpt2, 36, 1280, 20, 20, 5120, 50257, 1024, 1e-5},
+    {"gpt2-xl", Family::Gpt2, 48, 1600, 25, 25, 6400, 50257, 1024, 1e-5},
+    {"llama-7b", Family::Llama, 32, 4096, 32, 32, 11008, 32000, 4096, 1e-6},
+    {"llama-13b", Family::Llama, 40, 5120, 40, 40, 13824, 32000, 4096, 1e-6},
+    {"llama-70b", Family::Llama, 80, 8192, 64, 8, 28672, 32000, 4096, 1e-5},
+    {"bert-base", Family::Bert, 12, 768, 12, 12, 3072, 30522, 512, 1e-12},
+    {"bert-large", Family::Bert, 24, 1024, 16, 16, 4096, 30522, 512, 1e-12},
+};
+
+std::optional<ModelConfig> memplan::gen::lookupModel(llvm::StringRef name) {
+  for (const ModelConfig &model : kModels)
+    if (model.name == name)
+      return model;
+  return std::nullopt;
+}
+
+std::string memplan::gen::modelNames() {
+  std::string names;
+  for (const ModelConfig &model : kModels)
+    names += (names.empty() ? "" : ", ") + model.name;
+  return names;
+}

@@ -1,0 +1,368 @@
+//===- TransformerGenerator.cpp - GPT-2, LLaMA and BERT graphs ------------===//
+//
+// One function per invocation: the whole model (embeddings, every layer, the
+// head) for one step. Prefill runs the prompt; decode runs one new token per
+// sequence against per-layer KV caches (arguments, written in place); train
+// runs the forward pass, a cross-entropy loss, the backward pass
+// (GraphBuilder's recorded steps) and an AdamW step that updates weights,
+// moments and f32 master weights in place. Linear weights may be int8/int4
+// (inference only) with per-output-channel scales; embeddings, norms, biases
+// and the LM head stay in the activation type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TransformerGenerator.h"
+
+#include "GraphBuilder.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace ::memplan::gen;
+
+namespace {
+
+struct Linear {
+  Value weight;
+  Value scale; ///< per output channel, for quantized weights
+  Value bias;
+};
+
+class TransformerGenerator {
+public:
+  TransformerGenerator(GraphBuilder &g, const GeneratorOptions &o,
+                       Type activation, Type weight)
+      : g(g), o(o), m(o.model), act(activation), weightType(weight),
+        quantized(isa<IntegerType>(weight)) {}
+
+  Value buildForward();
+  Value loss(Value logits);
+  void optimizerStep(ArrayRef<std::pair<Value, Value>> gradients);
+
+private:
+  Value param(ArrayRef<int64_t> shape, const std::string &name) {
+    return g.argument(shape, act, "weight", name);
+  }
+  Linear linear(int64_t in, int64_t out, const std::string &name, bool bias) {
+    Linear layer;
+    if (quantized) {
+      layer.weight = g.argument({in, out}, weightType, "weight", name + ".w");
+      layer.scale = param({out}, name + ".scale");
+    } else {
+      layer.weight = param({in, out}, name + ".w");
+    }
+    if (bias)
+      layer.bias = param({out}, name + ".b");
+    return layer;
+  }
+  Value apply(const Linear &layer, Value x) {
+    Value y = g.matmul(x, layer.weight);
+    if (layer.scale)
+      y = g.mul(y, layer.scale);
+    if (layer.bias)
+      y = g.add(y, layer.bias);
+    return y;
+  }
+
+  /// Attention of q [B, nh, Sq, hd] over k, v [B, nkv, Skv, hd].
+  Value attend(Value q, Value k, Value v, bool causal);
+  /// Decode: writes the new k/v [B, nkv, 1, hd] into this layer's caches
+  /// and returns the caches.
+  std::pair<Value, Value> cache(Value k, Value v, const std::string &prefix);
+
+  Value gpt2();
+  Value llama();
+  Value bert();
+
+  int64_t headDim() const { return m.hidden / m.heads; }
+  int64_t queryLen() const { return o.mode == Mode::Decode ? 1 : o.seq; }
+  int64_t keyLen() const { return o.mode == Mode::Decode ? o.kvLen : o.seq; }
+
+  GraphBuilder &g;
+  const GeneratorOptions &o;
+  const ModelConfig &m;
+  Type act, weightType;
+  bool quantized;
+  Value position, attentionScale, causalMask, tiedEmbedding;
+};
+
+Value TransformerGenerator::attend(Value q, Value k, Value v, bool causal) {
+  if (!o.unfusedAttention)
+    return g.attention(q, k, v, causal);
+  // Unfused: the [.., Sq, Skv] scores are materialised. Grouped-query heads
+  // share k/v through a broadcast batch dimension.
+  int64_t b = o.batch, nh = m.heads, nkv = m.kvHeads, hd = headDim();
+  int64_t sq = queryLen(), skv = keyLen();
+  if (!attentionScale)
+    attentionScale = g.argument({1}, act, "input", "attention.scale");
+  if (causal && o.mode != Mode::Decode && !causalMask)
+    causalMask = g.argument({sq, skv}, act, "input", "attention.causal_mask");
+  Value q5 = g.reshape(q, {b, nkv, nh / nkv, sq, hd});
+  Value k5 = g.reshape(k, {b, nkv, 1, skv, hd});
+  Value v5 = g.reshape(v, {b, nkv, 1, skv, hd});
+  Value scores = g.mul(g.matmul(q5, k5, /*transposeRhs=*/true), attentionScale);
+  if (causal && o.mode != Mode::Decode)
+    scores = g.add(scores, causalMask);
+  Value out = g.matmul(g.softmax(scores, -1), v5);
+  return g.reshape(out, {b, nh, sq, hd});
+}
+
+std::pair<Value, Value> TransformerGenerator::cache(Value k, Value v,
+                                                    const std::string &prefix) {
+  if (!position)
+    position = g.indexArgument("cache_position");
+  SmallVector<int64_t> shape = {o.batch, m.kvHeads, o.kvLen, headDim()};
+  Value kCache = g.argument(shape, act, "kv_cache", prefix + ".k_cache");
+  Value vCache = g.argument(shape, act, "kv_cache", prefix + ".v_cache");
+  return {g.kvCacheUpdate(kCache, k, position),
+          g.kvCacheUpdate(vCache, v, position)};
+}
+
+Value TransformerGenerator::gpt2() {
+  int64_t b = o.batch, s = queryLen(), h = m.hidden, nh = m.heads,
+          hd = headDim();
+  Type i32 = IntegerType::get(act.getContext(), 32);
+  Value ids = g.argument({b, s}, i32, "input", "input_ids");
+  Value positionIds = g.argument({b, s}, i32, "input", "position_ids");
+  tiedEmbedding = param({m.vocab, h}, "wte");
+  Value wpe = param({m.maxPositions, h}, "wpe");
+  Value x = g.add(g.embedding(tiedEmbedding, ids), g.embedding(wpe, positionIds));
+  for (int64_t l = 0; l < o.layers; ++l) {
+    std::string p = "h." + std::to_string(l);
+    Value hidden = g.layerNorm(x, param({h}, p + ".ln_1.g"),
+                               param({h}, p + ".ln_1.b"), m.normEpsilon);
+    Value qkv = apply(linear(h, 3 * h, p + ".attn.c_attn", true), hidden);
+    Value heads = g.transpose(g.reshape(qkv, {b, s, 3, nh, hd}), {2, 0, 3, 1, 4});
+    SmallVector<Value> parts = g.split(heads);
+    Value q = g.reshape(parts[0], {b, nh, s, hd});
+    Value k = g.reshape(parts[1], {b, nh, s, hd});
+    Value v = g.reshape(parts[2], {b, nh, s, hd});
+    if (o.mode == Mode::Decode)
+      std::tie(k, v) = cache(k, v, p);
+    Value a = attend(q, k, v, /*causal=*/true);
+    a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, h});
+    x = g.add(x, apply(linear(h, h, p + ".attn.c_proj", true), a));
+    hidden = g.layerNorm(x, param({h}, p + ".ln_2.g"), param({h}, p + ".ln_2.b"),
+                         m.normEpsilon);
+    Value f = g.gelu(apply(linear(h, m.ffn, p + ".mlp.c_fc", true), hidden));
+    x = g.add(x, apply(linear(m.ffn, h, p + ".mlp.c_proj", true), f));
+  }
+  Value hidden = g.layerNorm(x, param({h}, "ln_f.g"), param({h}, "ln_f.b"),
+                             m.normEpsilon);
+  return g.matmul(hidden, tiedEmbedding, /*transposeRhs=*/true);
+}
+
+Value TransformerGenerator::llama() {
+  int64_t b = o.batch, s = queryLen(), h = m.hidden, nh = m.heads,
+          nkv = m.kvHeads, hd = headDim();
+  Type i32 = IntegerType::get(act.getContext(), 32);
+  Type i64 = IntegerType::get(act.getContext(), 64);
+  Value ids = g.argument({b, s}, i32, "input", "input_ids");
+  Value positions = g.argument({s}, i64, "input", "positions");
+  Value x = g.embedding(param({m.vocab, h}, "tok_embeddings"), ids);
+  for (int64_t l = 0; l < o.layers; ++l) {
+    std::string p = "layers." + std::to_string(l);
+    Value hidden = g.rmsNorm(x, param({h}, p + ".attention_norm"), m.normEpsilon);
+    Value q = apply(linear(h, nh * hd, p + ".attention.wq", false), hidden);
+    Value k = apply(linear(h, nkv * hd, p + ".attention.wk", false), hidden);
+    Value v = apply(linear(h, nkv * hd, p + ".attention.wv", false), hidden);
+    q = g.rope(g.reshape(q, {b, s, nh, hd}), positions);
+    k = g.rope(g.reshape(k, {b, s, nkv, hd}), positions);
+    v = g.reshape(v, {b, s, nkv, hd});
+    q = g.transpose(q, {0, 2, 1, 3});
+    k = g.transpose(k, {0, 2, 1, 3});
+    v = g.transpose(v, {0, 2, 1, 3});
+    if (o.mode == Mode::Decode)
+      std::tie(k, v) = cache(k, v, p);
+    Value a = attend(q, k, v, /*causal=*/true);
+    a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, h});
+    x = g.add(x, apply(linear(h, h, p + ".attention.wo", false), a));
+    hidden = g.rmsNorm(x, param({h}, p + ".ffn_norm"), m.normEpsilon);
+    Value gate = g.silu(apply(linear(h, m.ffn, p + ".feed_forward.w1", false), hidden));
+    Value up = apply(linear(h, m.ffn, p + ".feed_forward.w3", false), hidden);
+    x = g.add(x, apply(linear(m.ffn, h, p + ".feed_forward.w2", false),
+                       g.mul(gate, up)));
+  }
+  Value hidden = g.rmsNorm(x, param({h}, "norm"), m.normEpsilon);
+  return g.matmul(hidden, param({h, m.vocab}, "output"));
+}
+
+Value TransformerGenerator::bert() {
+  int64_t b = o.batch, s = o.seq, h = m.hidden, nh = m.heads, hd = headDim();
+  Type i32 = IntegerType::get(act.getContext(), 32);
+  Value ids = g.argument({b, s}, i32, "input", "input_ids");
+  Value typeIds = g.argument({b, s}, i32, "input", "token_type_ids");
+  Value positionIds = g.argument({b, s}, i32, "input", "position_ids");
+  tiedEmbedding = param({m.vocab, h}, "embeddings.word");
+  Value x = g.add(g.add(g.embedding(tiedEmbedding, ids),
+                        g.embedding(param({m.maxPositions, h}, "embeddings.position"),
+                                    positionIds)),
+                  g.embedding(param({2, h}, "embeddings.token_type"), typeIds));
+  x = g.layerNorm(x, param({h}, "embeddings.ln.g"), param({h}, "embeddings.ln.b"),
+                  m.normEpsilon);
+  for (int64_t l = 0; l < o.layers; ++l) {
+    std::string p = "encoder." + std::to_string(l);
+    auto heads = [&](Value y) {
+      return g.transpose(g.reshape(y, {b, s, nh, hd}), {0, 2, 1, 3});
+    };
+    Value q = heads(apply(linear(h, h, p + ".attention.query", true), x));
+    Value k = heads(apply(linear(h, h, p + ".attention.key", true), x));
+    Value v = heads(apply(linear(h, h, p + ".attention.value", true), x));
+    Value a = attend(q, k, v, /*causal=*/false);
+    a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, h});
+    a = apply(linear(h, h, p + ".attention.output", true), a);
+    x = g.layerNorm(g.add(x, a), param({h}, p + ".attention.ln.g"),
+                    param({h}, p + ".attention.ln.b"), m.normEpsilon);
+    Value f = g.gelu(apply(linear(h, m.ffn, p + ".intermediate", true), x));
+    f = apply(linear(m.ffn, h, p + ".output", true), f);
+    x = g.layerNorm(g.add(x, f), param({h}, p + ".output.ln.g"),
+                    param({h}, p + ".output.ln.b"), m.normEpsilon);
+  }
+  if (o.mode != Mode::Train)
+    return x;
+  // Masked-language-model head, tied to the word embeddings.
+  return g.matmul(x, tiedEmbedding, /*transposeRhs=*/true);
+}
+
+Value TransformerGenerator::buildForward() {
+  switch (m.family) {
+  case Family::Gpt2:
+    return gpt2();
+  case Family::Llama:
+    return llama();
+  case Family::Bert:
+    return bert();
+  }
+  return nullptr;
+}
+
+Value TransformerGenerator::loss(Value logits) {
+  Type i32 = IntegerType::get(act.getContext(), 32);
+  Value labels = g.argument({o.batch, o.seq}, i32, "input", "labels");
+  Type f32 = Float32Type::get(act.getContext());
+  Value value = g.generic("cross_entropy", {logits, labels},
+                          {RankedTensorType::get({}, f32)}, {"loss"})
+                    .front();
+  Value gradient = g.generic("cross_entropy_backward", {logits, labels},
+                             {logits.getType()}, {"activation"})
+                       .front();
+  SmallVector<std::pair<Value, Value>> gradients = g.backward(logits, gradient);
+  optimizerStep(gradients);
+  return value;
+}
+
+void TransformerGenerator::optimizerStep(
+    ArrayRef<std::pair<Value, Value>> gradients) {
+  // Mixed precision: f32 moments, and f32 master weights unless the
+  // weights are f32 already. The step writes every state in place.
+  Type f32 = Float32Type::get(act.getContext());
+  bool master = !act.isF32();
+  for (auto [weight, gradient] : gradients) {
+    auto type = cast<RankedTensorType>(weight.getType());
+    std::string name = "w" + std::to_string(cast<BlockArgument>(weight).getArgNumber());
+    SmallVector<Value> operands = {weight, gradient};
+    SmallVector<Type> types = {type};
+    SmallVector<int64_t> aliases = {0};
+    auto state = [&](StringRef role, const std::string &suffix) {
+      operands.push_back(g.argument(type.getShape(), f32, role, name + suffix));
+      types.push_back(operands.back().getType());
+      aliases.push_back(operands.size() - 1);
+    };
+    state("optimizer_state", ".adam_m");
+    state("optimizer_state", ".adam_v");
+    if (master)
+      state("master_weight", ".master");
+    SmallVector<StringRef> roles(types.size(), "activation");
+    g.generic("adamw", operands, types, roles, /*scratch=*/0, aliases);
+  }
+}
+
+std::optional<Type> parseType(MLIRContext *context, StringRef name) {
+  if (name == "f32")
+    return Float32Type::get(context);
+  if (name == "f16")
+    return Float16Type::get(context);
+  if (name == "bf16")
+    return BFloat16Type::get(context);
+  if (name == "int8")
+    return IntegerType::get(context, 8);
+  if (name == "int4")
+    return IntegerType::get(context, 4);
+  return std::nullopt;
+}
+
+} // namespace
+
+namespace memplan::gen {
+OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
+                                          GeneratorOptions options,
+                                          std::string &error) {
+  const ModelConfig &model = options.model;
+  std::optional<Type> weight = parseType(context, options.weightType);
+  std::optional<Type> activation = parseType(context, options.activationType);
+  if (!weight) {
+    error = "unknown weight dtype '" + options.weightType +
+            "'; expected f32, bf16, f16, int8 or int4";
+    return nullptr;
+  }
+  if (!activation || isa<IntegerType>(*activation)) {
+    error = "unknown activation dtype '" + options.activationType +
+            "'; expected f32, bf16 or f16";
+    return nullptr;
+  }
+  if (isa<FloatType>(*weight) && *weight != *activation) {
+    error = "float weights must have the activation dtype (" +
+            options.activationType +
+            "); in training, f32 master weights are optimizer state";
+    return nullptr;
+  }
+  if (options.mode == Mode::Train && isa<IntegerType>(*weight)) {
+    error = "train mode needs float weights, not " + options.weightType;
+    return nullptr;
+  }
+  if (options.mode == Mode::Decode && model.family == Family::Bert) {
+    error = "decode mode needs a decoder; " + model.name + " is an encoder";
+    return nullptr;
+  }
+  if (options.layers == 0)
+    options.layers = model.layers;
+  int64_t defaultSeq = model.family == Family::Llama ? 4096 : model.maxPositions;
+  if (options.seq == 0)
+    options.seq = defaultSeq;
+  if (options.kvLen == 0)
+    options.kvLen = defaultSeq;
+  if (options.layers < 1 || options.batch < 1 || options.seq < 1 ||
+      options.kvLen < 1) {
+    error = "layers, batch, seq and kv-len must be at least 1";
+    return nullptr;
+  }
+  int64_t positions = options.mode == Mode::Decode ? options.kvLen : options.seq;
+  if (model.family != Family::Llama && positions > model.maxPositions) {
+    error = model.name + " has " + std::to_string(model.maxPositions) +
+            " learned positions; " + std::to_string(positions) +
+            " tokens do not fit";
+    return nullptr;
+  }
+
+  const char *mode = options.mode == Mode::Prefill  ? "prefill"
+                     : options.mode == Mode::Decode ? "decode"
+                                                    : "train";
+  std::string name = model.name + "_" + mode;
+  for (char &c : name)
+    if (c == '-')
+      c = '_';
+  GraphBuilder builder(context, name);
+  TransformerGenerator generator(builder, options, *activation, *weight);
+  if (options.mode == Mode::Train)
+    builder.startRecording();
+  Value output = generator.buildForward();
+  if (options.mode == Mode::Train)
+    output = generator.loss(output);
+  OwningOpRef<ModuleOp> module = builder.finish(output);
+  if (!module)
+    error = "internal error: the generated graph does not verify";
+  return module;
+}
+} // namespace memplan::gen

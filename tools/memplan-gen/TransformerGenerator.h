@@ -1,0 +1,36 @@
+//===- TransformerGenerator.h - GPT-2, LLaMA and BERT graphs ----*- C++ -*-===//
+
+#ifndef MEMPLAN_TOOLS_MEMPLANGEN_TRANSFORMERGENERATOR_H
+#define MEMPLAN_TOOLS_MEMPLANGEN_TRANSFORMERGENERATOR_H
+
+#include "ModelConfig.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <string>
+
+namespace memplan::gen {
+
+enum class Mode { Prefill, Decode, Train };
+
+struct GeneratorOptions {
+  ModelConfig model;
+  int64_t layers = 0; ///< 0: the model's
+  int64_t batch = 1;
+  int64_t seq = 0;   ///< tokens of this step (prefill, train); 0: default
+  int64_t kvLen = 0; ///< decode: the KV cache length; 0: default
+  std::string weightType = "f16";     ///< f32, bf16, f16, int8, int4
+  std::string activationType = "f16"; ///< f32, bf16, f16
+  Mode mode = Mode::Prefill;
+  bool unfusedAttention = false;
+};
+
+/// Builds the graph; on bad options returns null and sets `error`.
+mlir::OwningOpRef<mlir::ModuleOp> generateTransformer(mlir::MLIRContext *context,
+                                                      GeneratorOptions options,
+                                                      std::string &error);
+
+} // namespace memplan::gen
+
+#endif // MEMPLAN_TOOLS_MEMPLANGEN_TRANSFORMERGENERATOR_H
