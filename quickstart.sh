@@ -11,7 +11,7 @@ BUILD_DIR="${MEMPLAN_BUILD_DIR:-$ROOT/build}"
 LLVM_PREFIX=/usr/lib/llvm-22
 PACKAGES=(cmake ninja-build g++ lld ccache libgtest-dev libgmock-dev
           libbenchmark-dev libmlir-22-dev mlir-22-tools llvm-22-dev
-          llvm-22-tools)
+          llvm-22-tools libxml2-utils)
 
 log() { printf '==> %s\n' "$*" >&2; }
 

@@ -3,6 +3,7 @@
 #include "memplan/Planner/PlanSvg.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -91,7 +92,7 @@ void memplan::writePlanSvg(std::ostream &os, const Problem &problem,
       categories.push_back(category);
   }
 
-  const double plotLeft = 90, plotTop = 40, plotWidth = 900, plotHeight = 500;
+  const double plotLeft = 140, plotTop = 40, plotWidth = 900, plotHeight = 500;
   const double legendLeft = plotLeft + plotWidth + 20;
   const double width = legendLeft + 260;
   const double height =
@@ -164,8 +165,13 @@ void memplan::writePlanSvg(std::ostream &os, const Problem &problem,
        << number(y(value) + 4) << "\" text-anchor=\"end\" fill=\"" << colour
        << "\">" << name << "</text>\n";
   };
-  bound(lowerBound, "#2a9d2a", "lower bound");
-  bound(solution.arenaSize, "#c22", "arena");
+  // One label where the two lines are too close to tell apart.
+  if (std::abs(y(lowerBound) - y(solution.arenaSize)) < 14) {
+    bound(solution.arenaSize, "#c22", "arena = lower bound");
+  } else {
+    bound(lowerBound, "#2a9d2a", "lower bound");
+    bound(solution.arenaSize, "#c22", "arena");
+  }
 
   // Legend.
   os << "<g id=\"legend\">\n";

@@ -2,6 +2,7 @@
 
 #include "FunctionPlan.h"
 
+#include "memplan/Dialect/MemPlan/IR/MemPlanOps.h"
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
 #include "memplan/Planner/PlanSvg.h"
 #include "memplan/Planner/Validator.h"
@@ -212,11 +213,23 @@ void mlir::memplan::writePlanSvg(raw_ostream &os, const FunctionPlan &plan) {
   AsmState state(function);
   std::vector<::memplan::SvgBufferInfo> info;
   for (const LiveBuffer &buffer : plan.liveness.getBuffers()) {
+    // The op kind; a generic op by its name; weight gradients apart.
     std::string op = buffer.op->getName().getStringRef().str();
-    if (buffer.kind == LiveBuffer::Kind::Scratch)
+    if (auto generic = dyn_cast<GenericOp>(buffer.op))
+      op = "op \"" + generic.getName().str() + "\"";
+    if (buffer.kind == LiveBuffer::Kind::Scratch) {
       info.push_back({"scratch", "scratch of " + op});
-    else
-      info.push_back({op, nameOf(buffer.values.front().value, state)});
+      continue;
+    }
+    Value value = buffer.values.front().value;
+    std::string category = op;
+    auto result = cast<OpResult>(value);
+    if (auto roles = buffer.op->getAttrOfType<ArrayAttr>(kResultRolesAttrName))
+      if (result.getResultNumber() < roles.size() &&
+          cast<StringAttr>(roles[result.getResultNumber()]).getValue() ==
+              "gradient")
+        category = "weight gradient";
+    info.push_back({category, nameOf(value, state) + " = " + op});
   }
   std::ostringstream svg;
   ::memplan::writePlanSvg(svg, plan.problem, plan.solution, info,

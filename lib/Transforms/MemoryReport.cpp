@@ -76,14 +76,16 @@ FailureOr<FunctionMemory> measure(FunctionOpInterface function) {
     auto role = function.getArgAttrOfType<StringAttr>(argument.getArgNumber(),
                                                       kRoleAttrName);
     StringRef kind = role ? role.getValue() : "";
-    if (kind == "weight") {
+    if (kind == "weight" || kind == "quantization_scale") {
+      // Scales are weight bytes, not parameters.
       auto type = cast<ShapedType>(argument.getType());
       std::string element;
       llvm::raw_string_ostream os(element);
       os << type.getElementType();
       memory.weightsByType[element] += size.bytes;
       memory.weights += size.bytes;
-      memory.parameters += type.getNumElements();
+      if (kind == "weight")
+        memory.parameters += type.getNumElements();
     } else if (kind == "kv_cache") {
       memory.kvCache += size.bytes;
     } else if (kind == "input") {

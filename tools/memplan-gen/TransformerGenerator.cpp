@@ -49,7 +49,7 @@ private:
     Linear layer;
     if (quantized) {
       layer.weight = g.argument({in, out}, weightType, "weight", name + ".w");
-      layer.scale = param({out}, name + ".scale");
+      layer.scale = g.argument({out}, act, "quantization_scale", name + ".scale");
     } else {
       layer.weight = param({in, out}, name + ".w");
     }

@@ -47,7 +47,7 @@ func.func @typo() attributes {memplan.offset = 0 : i64} {
 
 // -----
 
-// expected-error @+1 {{'memplan.role' of argument #0 is "weights"; roles are weight, input, kv_cache, optimizer_state and master_weight}}
+// expected-error @+1 {{'memplan.role' of argument #0 is "weights"; roles are weight, quantization_scale, input, kv_cache, optimizer_state and master_weight}}
 func.func @role(%x: tensor<4xf32> {memplan.role = "weights"}) {
   return
 }

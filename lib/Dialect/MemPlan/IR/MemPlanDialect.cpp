@@ -94,8 +94,8 @@ LogicalResult MemPlanDialect::verifyRegionArgAttribute(Operation *op,
       return op->emitError()
              << "'" << name << "' of argument #" << argIndex << " is "
              << attr.getValue()
-             << "; roles are weight, input, kv_cache, optimizer_state and "
-                "master_weight";
+             << "; roles are weight, quantization_scale, input, kv_cache, "
+                "optimizer_state and master_weight";
     return success();
   }
   return op->emitError() << "unknown memplan argument attribute '" << name

@@ -17,7 +17,8 @@
 // Roles, written by memplan-gen and read by --memplan-memory-report:
 //
 //   memplan.role = "weight"             on a function argument: what it holds
-//                  (weight, input, kv_cache, optimizer_state, master_weight)
+//                  (weight, quantization_scale, input, kv_cache,
+//                  optimizer_state, master_weight)
 //   memplan.name = "h.0.attn.c_attn.w"  on a function argument: its name
 //   memplan.result_roles = ["activation", "gradient"]
 //                                       on an op: what each result holds
@@ -43,7 +44,8 @@ constexpr llvm::StringLiteral kResultRolesAttrName = "memplan.result_roles";
 
 /// The values of memplan.role and of memplan.result_roles.
 constexpr llvm::StringLiteral kArgumentRoles[] = {
-    "weight", "input", "kv_cache", "optimizer_state", "master_weight"};
+    "weight",          "quantization_scale", "input", "kv_cache",
+    "optimizer_state", "master_weight"};
 constexpr llvm::StringLiteral kResultRoles[] = {"activation", "gradient",
                                                 "loss"};
 
