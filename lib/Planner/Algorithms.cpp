@@ -2,6 +2,8 @@
 
 #include "memplan/Planner/Algorithms.h"
 
+#include "memplan/Planner/Search.h"
+
 using namespace memplan;
 
 namespace {
@@ -17,6 +19,8 @@ constexpr AlgorithmInfo kAlgorithms[] = {
     {Algorithm::GreedyByBreadth, "greedy-by-breadth", planGreedyByBreadth},
     {Algorithm::BestFit, "best-fit", planBestFit},
     {Algorithm::SharedObjects, "shared-objects", planSharedObjects},
+    {Algorithm::Search, "search",
+     [](const Problem &problem) { return planSearch(problem, {}); }},
 };
 
 const AlgorithmInfo &info(Algorithm algorithm) {
@@ -48,6 +52,9 @@ std::string memplan::getAlgorithmNameList() {
   return list;
 }
 
-PlanResult memplan::plan(const Problem &problem, Algorithm algorithm) {
+PlanResult memplan::plan(const Problem &problem, Algorithm algorithm,
+                         const SearchOptions *search) {
+  if (algorithm == Algorithm::Search && search)
+    return planSearch(problem, *search);
   return info(algorithm).run(problem);
 }

@@ -20,7 +20,8 @@ using namespace mlir::memplan;
 FailureOr<FunctionPlan>
 mlir::memplan::planFunction(FunctionOpInterface function,
                             ::memplan::Algorithm algorithm, uint64_t alignment,
-                            bool inPlace) {
+                            bool inPlace,
+                            const ::memplan::SearchOptions *search) {
   InPlacePolicy policy;
   if (inPlace)
     policy = [](OpResult, unsigned) { return true; };
@@ -32,7 +33,8 @@ mlir::memplan::planFunction(FunctionOpInterface function,
   FunctionPlan plan{
       function, std::move(*liveness), algorithm, alignment, {}, {}, 0, 0};
   plan.problem = plan.liveness.toProblem(alignment);
-  ::memplan::PlanResult result = ::memplan::plan(plan.problem, algorithm);
+  ::memplan::PlanResult result =
+      ::memplan::plan(plan.problem, algorithm, search);
   if (!result.ok())
     return function.emitError()
            << "cannot plan this function: " << result.error;
@@ -45,6 +47,15 @@ mlir::memplan::planFunction(FunctionOpInterface function,
     return function.emitError()
            << "internal error: the " << ::memplan::getAlgorithmName(algorithm)
            << " plan failed validation: " << error->message;
+  if (const auto &summary = result.solution.search;
+      summary && !summary->capacityMet)
+    return function.emitError()
+           << "no plan fits in " << *search->capacity << " bytes: "
+           << (summary->capacityImpossible
+                   ? "the search proved it impossible"
+                   : "the search found none within its budget")
+           << " (the best arena found is " << result.solution.arenaSize
+           << " bytes)";
   plan.solution = std::move(result.solution);
   plan.lowerBound = ::memplan::computeLowerBound(plan.problem);
   plan.bytesWithoutReuse = ::memplan::computeBytesWithoutReuse(plan.problem);
@@ -120,6 +131,10 @@ void mlir::memplan::emitPlanRemark(const FunctionPlan &plan) {
   if (const auto &shared = plan.solution.sharedObjects)
     remark << "; " << shared->objectCount << " shared objects, "
            << shared->totalBytes << " bytes";
+  if (const auto &summary = plan.solution.search)
+    remark << "; from " << summary->startArena << " bytes (greedy), "
+           << summary->nodes << " search nodes"
+           << (summary->provenOptimal ? ", proven optimal" : "");
 }
 
 /// `%3`, `%arg0`: the value as printed in the function.

@@ -10,6 +10,7 @@
 
 #include "memplan/Analysis/BufferLiveness.h"
 #include "memplan/Planner/Algorithms.h"
+#include "memplan/Planner/Search.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include <string>
@@ -30,9 +31,10 @@ struct FunctionPlan {
 /// Plans `function` (which has a body). Emits a diagnostic and fails on bad
 /// input, on an arena that does not fit in 63 bits, and on a plan that the
 /// validator rejects (an internal error: a plan is never written unchecked).
-FailureOr<FunctionPlan> planFunction(FunctionOpInterface function,
-                                     ::memplan::Algorithm algorithm,
-                                     uint64_t alignment, bool inPlace);
+FailureOr<FunctionPlan>
+planFunction(FunctionOpInterface function, ::memplan::Algorithm algorithm,
+             uint64_t alignment, bool inPlace,
+             const ::memplan::SearchOptions *search = nullptr);
 
 /// Writes the plan into the IR (see PlanAttributes.h), replacing any older
 /// plan of the function.

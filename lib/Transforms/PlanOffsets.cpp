@@ -32,6 +32,13 @@ struct PlanOffsetsPass
       return emitError(UnknownLoc::get(context))
              << "alignment must be a power of two, got "
              << static_cast<uint64_t>(alignment);
+    if (capacity && *chosen != ::memplan::Algorithm::Search)
+      return emitError(UnknownLoc::get(context))
+             << "capacity needs algorithm=search";
+    search.seconds = searchSeconds;
+    search.nodeLimit = searchNodes;
+    if (capacity)
+      search.capacity = static_cast<uint64_t>(capacity);
     return success();
   }
 
@@ -44,7 +51,7 @@ struct PlanOffsetsPass
       if (function.isExternal())
         continue;
       FailureOr<FunctionPlan> plan =
-          planFunction(function, *chosen, alignment, inPlace);
+          planFunction(function, *chosen, alignment, inPlace, &search);
       if (failed(plan)) {
         failedAny = true;
         continue;
@@ -95,6 +102,7 @@ struct PlanOffsetsPass
   }
 
   std::optional<::memplan::Algorithm> chosen;
+  ::memplan::SearchOptions search;
 };
 
 } // namespace

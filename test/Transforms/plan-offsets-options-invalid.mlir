@@ -1,7 +1,7 @@
 // Bad option values: one error each, a failing exit code, no output IR.
 
 // RUN: not memplan-opt %s --plan-offsets="algorithm=fastest" 2>&1 | FileCheck %s --check-prefix=ALGORITHM
-// ALGORITHM: error: unknown algorithm 'fastest'; expected one of: naive, greedy-by-size, greedy-by-breadth, best-fit, shared-objects
+// ALGORITHM: error: unknown algorithm 'fastest'; expected one of: naive, greedy-by-size, greedy-by-breadth, best-fit, shared-objects, search
 // ALGORITHM-NOT: func.func @f(%arg0
 
 // RUN: not memplan-opt %s --plan-offsets="alignment=48" 2>&1 | FileCheck %s --check-prefix=ALIGNMENT

@@ -14,6 +14,7 @@
 #include "memplan/Planner/Algorithms.h"
 #include "memplan/Planner/CsvFormat.h"
 #include "memplan/Planner/PlanSvg.h"
+#include "memplan/Planner/Search.h"
 #include "memplan/Planner/Validator.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -38,7 +39,7 @@ static llvm::cl::opt<std::string>
 static llvm::cl::opt<std::string> algorithmName(
     "algorithm",
     llvm::cl::desc("naive, greedy-by-size (default), greedy-by-breadth, "
-                   "best-fit or shared-objects"),
+                   "best-fit, shared-objects or search"),
     llvm::cl::init("greedy-by-size"));
 static llvm::cl::opt<uint64_t> minimumAlignment(
     "alignment",
@@ -46,6 +47,19 @@ static llvm::cl::opt<uint64_t> minimumAlignment(
                    "of two; an alignment column can ask for more)"),
     llvm::cl::init(1));
 
+static llvm::cl::opt<double> searchSeconds(
+    "search-seconds", llvm::cl::desc("search: wall-clock budget (default 10)"),
+    llvm::cl::init(10.0));
+static llvm::cl::opt<uint64_t> searchNodes(
+    "search-nodes",
+    llvm::cl::desc("search: node budget, for reproducible results (default: "
+                   "none)"),
+    llvm::cl::init(0));
+static llvm::cl::opt<uint64_t> capacity(
+    "capacity",
+    llvm::cl::desc("search: find a plan of at most this many bytes (exit "
+                   "code 2 if none is found)"),
+    llvm::cl::init(0));
 static llvm::cl::opt<std::string>
     svgPath("svg", llvm::cl::desc("Also draw the plan as SVG to this file"),
             llvm::cl::value_desc("file"), llvm::cl::init(""));
@@ -98,8 +112,15 @@ int main(int argc, char **argv) {
   for (Buffer &buffer : csv.problem.buffers)
     buffer.alignment = std::max<uint64_t>(buffer.alignment, minimumAlignment);
 
+  if (capacity.getNumOccurrences() && *algorithm != Algorithm::Search)
+    return fail("--capacity needs --algorithm search");
+  SearchOptions search;
+  search.seconds = searchSeconds;
+  search.nodeLimit = searchNodes;
+  if (capacity.getNumOccurrences())
+    search.capacity = capacity.getValue();
   auto begin = std::chrono::steady_clock::now();
-  PlanResult result = plan(csv.problem, *algorithm);
+  PlanResult result = plan(csv.problem, *algorithm, &search);
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
           .count();
@@ -135,6 +156,19 @@ int main(int argc, char **argv) {
   llvm::outs() << summary;
   if (const auto &shared = result.solution.sharedObjects)
     llvm::outs() << ", " << shared->objectCount << " shared objects";
+  if (const auto &summary = result.solution.search)
+    llvm::outs() << ", from " << summary->startArena << " greedy, "
+                 << summary->nodes << " nodes"
+                 << (summary->provenOptimal ? ", proven optimal" : "");
   llvm::outs() << " (" << algorithmName << ")\n";
+  if (const auto &summary = result.solution.search;
+      summary && !summary->capacityMet) {
+    llvm::errs() << "memplan-plan: no plan within " << capacity.getValue()
+                 << " bytes "
+                 << (summary->capacityImpossible ? "exists (search exhausted)"
+                                                 : "found within the budget")
+                 << "; the best plan found was written\n";
+    return 2;
+  }
   return 0;
 }

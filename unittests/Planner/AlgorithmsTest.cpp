@@ -157,10 +157,11 @@ TEST(Algorithms, SharedObjectsReportsObjects) {
 TEST(Algorithms, NamesRoundTrip) {
   for (Algorithm algorithm : kAllAlgorithms)
     EXPECT_EQ(parseAlgorithm(getAlgorithmName(algorithm)), algorithm);
+  EXPECT_EQ(parseAlgorithm("search"), Algorithm::Search);
   EXPECT_FALSE(parseAlgorithm("greedy").has_value());
   EXPECT_EQ(getAlgorithmNameList(),
             "naive, greedy-by-size, greedy-by-breadth, best-fit, "
-            "shared-objects");
+            "shared-objects, search");
 }
 
 } // namespace

@@ -22,6 +22,7 @@ enum class Algorithm {
   GreedyByBreadth, ///< positions by decreasing live bytes (same paper)
   BestFit,         ///< XLA heap simulator: decreasing size, least leftover
   SharedObjects,   ///< buffers share whole objects (same paper)
+  Search,          ///< branch and bound from the best greedy plan (Search.h)
 };
 
 /// The option spelling: "naive", "greedy-by-size", ...
@@ -39,7 +40,12 @@ struct PlanResult {
   bool ok() const { return error.empty(); }
 };
 
-PlanResult plan(const Problem &problem, Algorithm algorithm);
+struct SearchOptions;
+
+/// Plans with `algorithm`; `search` configures Algorithm::Search (default
+/// options when null).
+PlanResult plan(const Problem &problem, Algorithm algorithm,
+                const SearchOptions *search = nullptr);
 
 PlanResult planNaive(const Problem &problem);
 PlanResult planGreedyBySize(const Problem &problem);

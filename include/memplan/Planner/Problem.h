@@ -42,11 +42,22 @@ struct SharedObjectsSummary {
   std::vector<uint32_t> objectOf; ///< the object of each buffer
 };
 
+/// Search only: how the search went.
+struct SearchSummary {
+  uint64_t startArena = 0;    ///< the best greedy arena it started from
+  bool provenOptimal = false; ///< arena == lower bound, or search exhausted
+  bool capacityMet = true;    ///< capacity mode: the arena fits
+  bool capacityImpossible = false; ///< capacity mode: proven not to fit
+  uint64_t nodes = 0;         ///< search nodes visited
+  double seconds = 0;         ///< wall-clock time spent
+};
+
 /// An offset per buffer and the arena size (the largest offset + size).
 struct Solution {
   std::vector<uint64_t> offsets;
   uint64_t arenaSize = 0;
   std::optional<SharedObjectsSummary> sharedObjects;
+  std::optional<SearchSummary> search;
 };
 
 /// Empty if `problem` is well formed, else a message naming the first bad

@@ -47,7 +47,15 @@ def PlanOffsets : Pass<"plan-offsets", "::mlir::ModuleOp"> {
   let options = [
     Option<"algorithm", "algorithm", "std::string", "\"greedy-by-size\"",
            "Offset algorithm: naive, greedy-by-size, greedy-by-breadth, "
-           "best-fit or shared-objects">,
+           "best-fit, shared-objects or search">,
+    Option<"searchSeconds", "search-seconds", "double", "1.0",
+           "search: wall-clock budget per function">,
+    Option<"searchNodes", "search-nodes", "uint64_t", "0",
+           "search: node budget per function, for reproducible results (0: "
+           "none)">,
+    Option<"capacity", "capacity", "uint64_t", "0",
+           "search: the arena must fit in this many bytes (0: minimise); a "
+           "function that does not fit is an error">,
     Option<"alignment", "alignment", "uint64_t", "256",
            "Byte alignment of every offset (a power of two); 256 matches "
            "cudaMalloc, so every tensor is as aligned as its own allocation "

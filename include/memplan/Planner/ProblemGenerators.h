@@ -1,0 +1,34 @@
+//===- ProblemGenerators.h - Allocation problems for tests and benchmarks -===//
+//
+// Deterministic (seeded) generators of allocation problems: random ones, and
+// constructed ones whose optimum is known because a perfect packing exists.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMPLAN_PLANNER_PROBLEMGENERATORS_H
+#define MEMPLAN_PLANNER_PROBLEMGENERATORS_H
+
+#include "memplan/Planner/Problem.h"
+
+#include <cstdint>
+
+namespace memplan {
+
+/// `count` buffers with lifetimes of 1 to `maxLength` positions starting in
+/// [0, positions), sizes in [1, maxSize], alignment 1.
+Problem generateRandomProblem(uint64_t seed, size_t count, int64_t positions,
+                              int64_t maxLength, uint64_t maxSize);
+
+/// Cuts the rectangle [0, positions) x [0, height) (time x bytes) into
+/// `count` rectangles by repeated guillotine cuts, across time or across
+/// bytes, at random points; each rectangle is a buffer. The pieces tile the
+/// rectangle, so `height` bytes are live at every position: the lower bound
+/// is `height` and a plan reaching it exists. Cuts keep pieces at least
+/// 1 byte tall and 1 position long; fewer than `count` buffers come back if
+/// the rectangle cannot be cut that finely.
+Problem generatePackedProblem(uint64_t seed, size_t count, int64_t positions,
+                              uint64_t height);
+
+} // namespace memplan
+
+#endif // MEMPLAN_PLANNER_PROBLEMGENERATORS_H

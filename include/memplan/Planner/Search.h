@@ -1,0 +1,39 @@
+//===- Search.h - Search for smaller arenas ---------------------*- C++ -*-===//
+//
+// Starts from the best of the greedy offset algorithms and searches for a
+// smaller arena by branch and bound over canonical placements (see
+// lib/Planner/Search.cpp), within a wall-clock budget and a deterministic
+// node limit. Also answers capacity questions: does a plan fit in N bytes?
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMPLAN_PLANNER_SEARCH_H
+#define MEMPLAN_PLANNER_SEARCH_H
+
+#include "memplan/Planner/Algorithms.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace memplan {
+
+struct SearchOptions {
+  /// Wall-clock budget in seconds for the whole search.
+  double seconds = 1.0;
+  /// Budget in search nodes (0: no limit). With a node limit and a generous
+  /// time budget, results are reproducible exactly.
+  uint64_t nodeLimit = 0;
+  /// Capacity mode: find a plan whose arena is at most this many bytes, and
+  /// stop there (no further minimisation).
+  std::optional<uint64_t> capacity;
+};
+
+/// Plans with search. The solution's `search` summary says whether the arena
+/// is proven optimal and, in capacity mode, whether the capacity was met
+/// (PlanResult::ok() is then still true with the best plan found: check
+/// `capacityMet`).
+PlanResult planSearch(const Problem &problem, const SearchOptions &options);
+
+} // namespace memplan
+
+#endif // MEMPLAN_PLANNER_SEARCH_H

@@ -1,0 +1,79 @@
+//===- ProblemGenerators.cpp - Allocation problems for tests and benchmarks -===//
+
+#include "memplan/Planner/ProblemGenerators.h"
+
+#include <algorithm>
+#include <random>
+
+using namespace memplan;
+
+Problem memplan::generateRandomProblem(uint64_t seed, size_t count,
+                                       int64_t positions, int64_t maxLength,
+                                       uint64_t maxSize) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int64_t> start(0, positions - 1);
+  std::uniform_int_distribution<int64_t> length(1, maxLength);
+  std::uniform_int_distribution<uint64_t> size(1, maxSize);
+  Problem problem;
+  for (size_t i = 0; i < count; ++i) {
+    Buffer buffer;
+    buffer.start = start(rng);
+    buffer.end = buffer.start + length(rng);
+    buffer.size = size(rng);
+    problem.buffers.push_back(buffer);
+  }
+  return problem;
+}
+
+Problem memplan::generatePackedProblem(uint64_t seed, size_t count,
+                                       int64_t positions, uint64_t height) {
+  struct Piece {
+    int64_t start, end;
+    uint64_t bottom, top;
+  };
+  std::mt19937_64 rng(seed);
+  std::vector<Piece> pieces = {{0, positions, 0, height}};
+  // Cut a piece chosen with a probability proportional to its share of the
+  // rectangle (its lifetime x its bytes, relative to the whole), so that
+  // large pieces are cut more often than thin ones; give up after many
+  // misses.
+  auto share = [&](const Piece &p) {
+    return (double(p.end - p.start) / double(positions)) *
+           (double(p.top - p.bottom) / double(height));
+  };
+  for (size_t misses = 0; pieces.size() < count && misses < 100 * count;) {
+    double total = 0;
+    for (const Piece &p : pieces)
+      total += share(p);
+    double pick = std::uniform_real_distribution<double>(0, total)(rng);
+    size_t index = 0;
+    for (; index + 1 < pieces.size(); ++index) {
+      pick -= share(pieces[index]);
+      if (pick <= 0)
+        break;
+    }
+    Piece piece = pieces[index];
+    bool acrossTime = std::uniform_int_distribution<int>(0, 1)(rng) == 1;
+    if (acrossTime && piece.end - piece.start >= 2) {
+      int64_t at = std::uniform_int_distribution<int64_t>(piece.start + 1,
+                                                          piece.end - 1)(rng);
+      pieces[index].end = at;
+      pieces.push_back({at, piece.end, piece.bottom, piece.top});
+    } else if (!acrossTime && piece.top - piece.bottom >= 2) {
+      uint64_t at = std::uniform_int_distribution<uint64_t>(piece.bottom + 1,
+                                                           piece.top - 1)(rng);
+      pieces[index].top = at;
+      pieces.push_back({piece.start, piece.end, at, piece.top});
+    } else {
+      ++misses;
+    }
+  }
+  Problem problem;
+  for (const Piece &piece : pieces)
+    problem.buffers.push_back(
+        {piece.top - piece.bottom, piece.start, piece.end, 1});
+  // Present the buffers in a shuffled order, as a compiler would not list
+  // them by their packed offsets.
+  std::shuffle(problem.buffers.begin(), problem.buffers.end(), rng);
+  return problem;
+}

@@ -1,0 +1,161 @@
+//===- SearchTest.cpp - Search reaches the optimum ------------------------===//
+
+#include "PlannerTestUtils.h"
+
+#include "memplan/Planner/ProblemGenerators.h"
+#include "memplan/Planner/Search.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace memplan;
+using namespace memplan::test;
+
+namespace {
+
+/// An exhaustive solver with nothing in common with the search: every order
+/// of the buffers, each placed first-fit (at the lowest offset where it
+/// overlaps no placed buffer live at the same time). Taking an optimal plan's
+/// buffers by increasing offset, first-fit never places one higher, so the
+/// best order gives the optimum.
+uint64_t exhaustiveOptimum(const Problem &problem) {
+  size_t n = problem.buffers.size();
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  uint64_t best = UINT64_MAX;
+  do {
+    std::vector<std::pair<uint64_t, size_t>> placed; // offset, buffer
+    uint64_t arena = 0;
+    for (size_t id : order) {
+      const Buffer &b = problem.buffers[id];
+      std::vector<std::pair<uint64_t, uint64_t>> busy;
+      for (auto [offset, other] : placed) {
+        const Buffer &o = problem.buffers[other];
+        if (o.start < b.end && b.start < o.end)
+          busy.emplace_back(offset, offset + o.size);
+      }
+      std::sort(busy.begin(), busy.end());
+      uint64_t offset = 0;
+      for (auto [low, high] : busy) {
+        if (offset + b.size <= low)
+          break;
+        offset = std::max(offset, high);
+      }
+      placed.emplace_back(offset, id);
+      arena = std::max(arena, offset + b.size);
+    }
+    best = std::min(best, arena);
+  } while (std::next_permutation(order.begin(), order.end()));
+  return best;
+}
+
+Solution search(const Problem &problem, SearchOptions options) {
+  PlanResult result = planSearch(problem, options);
+  EXPECT_TRUE(result.ok()) << result.error;
+  std::optional<ValidationError> error =
+      validateSolution(problem, result.solution);
+  EXPECT_FALSE(error) << error->message;
+  EXPECT_TRUE(result.solution.search.has_value());
+  return result.solution;
+}
+
+TEST(Search, MatchesAnExhaustiveSolverOnSmallProblems) {
+  SearchOptions options;
+  options.seconds = 30;
+  int belowGreedy = 0;
+  for (uint64_t seed = 0; seed < 1000; ++seed) {
+    Problem problem =
+        generateRandomProblem(seed, 3 + seed % 5, 5, 4, 3 + seed % 17);
+    uint64_t optimum = exhaustiveOptimum(problem);
+    Solution solution = search(problem, options);
+    EXPECT_EQ(solution.arenaSize, optimum) << "seed " << seed;
+    EXPECT_TRUE(solution.search->provenOptimal) << "seed " << seed;
+    belowGreedy += solution.arenaSize < solution.search->startArena;
+  }
+  // The search does real work: greedy misses the optimum on some of these.
+  EXPECT_GT(belowGreedy, 20) << belowGreedy;
+}
+
+TEST(Search, ReachesTheLowerBoundOnPackedProblems) {
+  SearchOptions options;
+  options.seconds = 30;
+  for (uint64_t seed = 0; seed < 40; ++seed) {
+    Problem problem = generatePackedProblem(seed, 30 + seed, 40, 1000);
+    ASSERT_EQ(computeLowerBound(problem), 1000u);
+    Solution solution = search(problem, options);
+    EXPECT_EQ(solution.arenaSize, 1000u) << "seed " << seed;
+    EXPECT_TRUE(solution.search->provenOptimal);
+  }
+}
+
+TEST(Search, NeverWorseThanGreedy) {
+  SearchOptions options;
+  options.nodeLimit = 2000;
+  options.seconds = 30;
+  for (uint64_t seed = 0; seed < 100; ++seed) {
+    Problem problem = generateRandomProblem(seed, 60, 30, 10, 1000);
+    Solution solution = search(problem, options);
+    uint64_t greedy =
+        std::min({planGreedyBySize(problem).solution.arenaSize,
+                  planBestFit(problem).solution.arenaSize,
+                  planGreedyByBreadth(problem).solution.arenaSize});
+    EXPECT_EQ(solution.search->startArena, greedy);
+    EXPECT_LE(solution.arenaSize, greedy);
+    EXPECT_GE(solution.arenaSize, computeLowerBound(problem));
+  }
+}
+
+TEST(Search, NodeLimitMakesResultsReproducible) {
+  SearchOptions options;
+  options.nodeLimit = 5000;
+  options.seconds = 60;
+  Problem problem = generateRandomProblem(7, 120, 40, 12, 5000);
+  Solution first = search(problem, options);
+  Solution second = search(problem, options);
+  EXPECT_EQ(first.offsets, second.offsets);
+  EXPECT_EQ(first.search->nodes, second.search->nodes);
+  EXPECT_LE(first.search->nodes, 5000u);
+}
+
+TEST(Search, CapacityMode) {
+  SearchOptions options;
+  options.seconds = 30;
+  Problem problem = generatePackedProblem(3, 60, 50, 4096);
+  // Enough room: the greedy plan is returned as it is.
+  options.capacity = planGreedyBySize(problem).solution.arenaSize;
+  Solution roomy = search(problem, options);
+  EXPECT_TRUE(roomy.search->capacityMet);
+  EXPECT_EQ(roomy.search->nodes, 0u);
+  // Exactly the optimum.
+  options.capacity = 4096;
+  Solution tight = search(problem, options);
+  EXPECT_TRUE(tight.search->capacityMet);
+  EXPECT_EQ(tight.arenaSize, 4096u);
+  // Below the lower bound: proven impossible, the best plan still returned.
+  options.capacity = 4095;
+  Solution impossible = search(problem, options);
+  EXPECT_FALSE(impossible.search->capacityMet);
+  EXPECT_TRUE(impossible.search->capacityImpossible);
+}
+
+TEST(Search, AlignedBuffers) {
+  SearchOptions options;
+  options.seconds = 30;
+  for (uint64_t seed = 0; seed < 50; ++seed) {
+    Problem problem = generateRandomProblem(seed, 12, 10, 5, 700);
+    for (size_t i = 0; i < problem.buffers.size(); ++i)
+      problem.buffers[i].alignment = i % 2 ? 64 : 1;
+    Solution solution = search(problem, options);
+    EXPECT_LE(solution.arenaSize, solution.search->startArena);
+  }
+}
+
+TEST(Search, ThroughPlanDispatch) {
+  Problem problem = generatePackedProblem(11, 40, 30, 512);
+  PlanResult result = plan(problem, Algorithm::Search);
+  ASSERT_TRUE(result.ok());
+  EXPECT_FALSE(validateSolution(problem, result.solution));
+  EXPECT_EQ(parseAlgorithm("search"), Algorithm::Search);
+}
+
+} // namespace
