@@ -24,6 +24,15 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.memplan_tools_dir, config.llvm_tools_dir]
 tools = ["memplan-opt", "memplan-plan", "memplan-translate", "memplan-gen"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+# Upstream tools for the integration tests: lowering to LLVM and running.
+llvm_config.add_tool_substitutions(["mlir-opt", "mlir-runner"], [config.llvm_tools_dir])
+config.substitutions.append(("%mlir_runner_utils", os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so")))
+config.substitutions.append(("%mlir_c_runner_utils", os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so")))
+config.substitutions.append(("%lower_to_llvm",
+    "--convert-linalg-to-loops --convert-scf-to-cf --expand-strided-metadata "
+    "--lower-affine --finalize-memref-to-llvm --convert-math-to-llvm "
+    "--convert-arith-to-llvm --convert-func-to-llvm --convert-cf-to-llvm "
+    "--reconcile-unrealized-casts"))
 
 # Compiling and running generated code: the host runtime always, nvcc where
 # it was found at configure time (tests that need it say REQUIRES: nvcc and

@@ -62,6 +62,30 @@ mlir::memplan::planFunction(FunctionOpInterface function,
   return plan;
 }
 
+LogicalResult mlir::memplan::configurePlanner(
+    MLIRContext *context, StringRef algorithmName, uint64_t alignment,
+    double searchSeconds, uint64_t searchNodes, uint64_t capacity,
+    std::optional<::memplan::Algorithm> &chosen,
+    ::memplan::SearchOptions &search) {
+  chosen = ::memplan::parseAlgorithm(
+      std::string_view(algorithmName.data(), algorithmName.size()));
+  if (!chosen)
+    return emitError(UnknownLoc::get(context))
+           << "unknown algorithm '" << algorithmName
+           << "'; expected one of: " << ::memplan::getAlgorithmNameList();
+  if (alignment == 0 || (alignment & (alignment - 1)))
+    return emitError(UnknownLoc::get(context))
+           << "alignment must be a power of two, got " << alignment;
+  if (capacity && *chosen != ::memplan::Algorithm::Search)
+    return emitError(UnknownLoc::get(context))
+           << "capacity needs algorithm=search";
+  search.seconds = searchSeconds;
+  search.nodeLimit = searchNodes;
+  if (capacity)
+    search.capacity = capacity;
+  return success();
+}
+
 void mlir::memplan::annotateFunction(const FunctionPlan &plan) {
   FunctionOpInterface function = plan.function;
   Builder builder(function.getContext());

@@ -36,6 +36,15 @@ planFunction(FunctionOpInterface function, ::memplan::Algorithm algorithm,
              uint64_t alignment, bool inPlace,
              const ::memplan::SearchOptions *search = nullptr);
 
+/// Checks the options the planning passes share (an algorithm name, a power
+/// of two alignment, capacity only with search) and fills `chosen` and
+/// `search`. Emits an error and fails on a bad option.
+LogicalResult configurePlanner(MLIRContext *context, StringRef algorithmName,
+                               uint64_t alignment, double searchSeconds,
+                               uint64_t searchNodes, uint64_t capacity,
+                               std::optional<::memplan::Algorithm> &chosen,
+                               ::memplan::SearchOptions &search);
+
 /// Writes the plan into the IR (see PlanAttributes.h), replacing any older
 /// plan of the function.
 void annotateFunction(const FunctionPlan &plan);

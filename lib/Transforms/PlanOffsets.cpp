@@ -23,23 +23,8 @@ struct PlanOffsetsPass
 
   /// Checks the options once, before any IR is touched.
   LogicalResult initialize(MLIRContext *context) override {
-    chosen = ::memplan::parseAlgorithm(algorithm);
-    if (!chosen)
-      return emitError(UnknownLoc::get(context))
-             << "unknown algorithm '" << algorithm
-             << "'; expected one of: " << ::memplan::getAlgorithmNameList();
-    if (alignment == 0 || (alignment & (alignment - 1)))
-      return emitError(UnknownLoc::get(context))
-             << "alignment must be a power of two, got "
-             << static_cast<uint64_t>(alignment);
-    if (capacity && *chosen != ::memplan::Algorithm::Search)
-      return emitError(UnknownLoc::get(context))
-             << "capacity needs algorithm=search";
-    search.seconds = searchSeconds;
-    search.nodeLimit = searchNodes;
-    if (capacity)
-      search.capacity = static_cast<uint64_t>(capacity);
-    return success();
+    return configurePlanner(context, algorithm, alignment, searchSeconds,
+                            searchNodes, capacity, chosen, search);
   }
 
   void runOnOperation() override {

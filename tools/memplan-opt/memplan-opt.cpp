@@ -14,7 +14,10 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -38,6 +41,7 @@ int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
   mlir::arith::registerArithPasses();
   mlir::bufferization::registerBufferizationPasses();
+  mlir::bufferization::registerBufferizationPipelines();
   mlir::func::registerFuncPasses();
   mlir::registerLinalgPasses();
   mlir::memref::registerMemRefPasses();
@@ -47,6 +51,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<mlir::memplan::MemPlanDialect, mlir::arith::ArithDialect,
                   mlir::bufferization::BufferizationDialect,
+                  mlir::cf::ControlFlowDialect, mlir::math::MathDialect,
                   mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
                   mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
                   mlir::tensor::TensorDialect>();

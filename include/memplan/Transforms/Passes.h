@@ -4,6 +4,8 @@
 #define MEMPLAN_TRANSFORMS_PASSES_H
 
 #include "memplan/Dialect/MemPlan/IR/MemPlanDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

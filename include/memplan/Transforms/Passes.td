@@ -72,6 +72,61 @@ def PlanOffsets : Pass<"plan-offsets", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::memplan::MemPlanDialect"];
 }
 
+def PackAllocs : Pass<"memplan-pack-allocs", "::mlir::ModuleOp"> {
+  let summary = "Pack the memref.alloc buffers of each function into one arena";
+  let description = [{
+    For upstream IR after bufferization (and, optionally, a deallocation
+    pipeline): plans every packable `memref.alloc` of a function into one
+    arena, then replaces them by ONE `memref.alloc` of `i8` and a
+    `memref.view` per buffer at its planned offset, and removes their
+    deallocations (the arena is freed at the end of the function when they
+    had any).
+
+    Lifetimes end at the last use of any value that may alias a buffer
+    (views, casts, selects, scf results and iter_args, uses inside regions),
+    not at its dealloc. Allocations in loops or branches, of dynamic size,
+    that escape (returned, passed to a call, stored), or freed by a dealloc
+    that may free another buffer are left as they are, each with a remark
+    saying why.
+
+    ```mlir
+    %a = memref.alloc() {alignment = 64 : i64} : memref<4x16xf32>
+    ... uses of %a ...
+    %b = memref.alloc() {alignment = 64 : i64} : memref<4x16xf32>
+    ... uses of %b ...
+    memref.dealloc %a : memref<4x16xf32>
+    memref.dealloc %b : memref<4x16xf32>
+    ```
+
+    becomes, when %a is dead before %b is born:
+
+    ```mlir
+    %arena = memref.alloc() {alignment = 64 : i64} : memref<256xi8>
+    %a = memref.view %arena[%c0][] : memref<256xi8> to memref<4x16xf32>
+    ...
+    %b = memref.view %arena[%c0][] : memref<256xi8> to memref<4x16xf32>
+    ...
+    memref.dealloc %arena : memref<256xi8>
+    ```
+  }];
+  let options = [
+    Option<"algorithm", "algorithm", "std::string", "\"greedy-by-size\"",
+           "Offset algorithm: naive, greedy-by-size, greedy-by-breadth, "
+           "best-fit, shared-objects or search">,
+    Option<"alignment", "alignment", "uint64_t", "64",
+           "Minimum byte alignment of every offset (a power of two); each "
+           "alloc's own alignment attribute can ask for more">,
+    Option<"searchSeconds", "search-seconds", "double", "1.0",
+           "search: wall-clock budget per function">,
+    Option<"searchNodes", "search-nodes", "uint64_t", "0",
+           "search: node budget per function (0: none)">,
+    Option<"capacity", "capacity", "uint64_t", "0",
+           "search: the arena must fit in this many bytes (0: minimise)">,
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def VerifyPlan : Pass<"memplan-verify-plan", "::mlir::ModuleOp"> {
   let summary = "Check the offsets written in the IR with the validator";
   let description = [{

@@ -1,0 +1,103 @@
+// An scf.for loop carrying a tensor through three GELU layers, between
+// layers outside the loop. Buffers allocated inside the loop are left alone
+// (with a remark); the ones around it are packed; the printed output is
+// unchanged.
+
+// RUN: memplan-opt %s --one-shot-bufferize="bufferize-function-boundaries allow-return-allocs-from-loops" --buffer-deallocation-pipeline -o %t.base.mlir
+// RUN: memplan-opt %t.base.mlir --memplan-pack-allocs -o %t.packed.mlir 2> %t.remarks
+// RUN: FileCheck %s --check-prefix=REMARK --input-file=%t.remarks
+// RUN: mlir-opt %t.base.mlir %lower_to_llvm | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils | grep -v "base@" > %t.base.out
+// RUN: mlir-opt %t.packed.mlir %lower_to_llvm | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_utils,%mlir_c_runner_utils | grep -v "base@" > %t.packed.out
+// RUN: diff %t.base.out %t.packed.out
+// RUN: FileCheck %s --check-prefix=OUTPUT --input-file=%t.packed.out
+
+// The loop's initial value is freed inside the loop by the ownership-based
+// deallocation, through a dealloc that may free it or a later iteration's
+// buffer: it stays. The two layers before and the two after the loop share
+// two 256-byte slots.
+// REMARK: remark: memplan: not packed: a dealloc may free this buffer or another one
+// REMARK: remark: memplan: not packed: it is allocated inside a region (a loop or a branch)
+// REMARK: remark: memplan: not packed: it is allocated inside a region (a loop or a branch)
+// REMARK: remark: memplan: not packed: it is returned from the function
+// REMARK: remark: memplan: @looped: packed 4 allocations (1024 bytes) into one arena of 512 bytes (lower bound 512 bytes, greedy-by-size)
+
+// OUTPUT: {{^\[\[-?[0-9]+\.[0-9]+, -?[0-9]+\.[0-9]+}}
+// OUTPUT-COUNT-3: {{^ \[-?[0-9]+\.[0-9]+, -?[0-9]+\.[0-9]+}}
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#bias = affine_map<(d0, d1) -> (d1)>
+
+func.func @looped(%x: tensor<4x16xf32>, %w: tensor<16x16xf32>, %b: tensor<16xf32>) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  // Before the loop: two layers.
+  %e0 = tensor.empty() : tensor<4x16xf32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %m0 = linalg.matmul ins(%x, %w : tensor<4x16xf32>, tensor<16x16xf32>) outs(%f0 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %e1 = tensor.empty() : tensor<4x16xf32>
+  %h0 = linalg.generic {indexing_maps = [#id, #bias, #id], iterator_types = ["parallel", "parallel"]} ins(%m0, %b : tensor<4x16xf32>, tensor<16xf32>) outs(%e1 : tensor<4x16xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    %t = math.tanh %s : f32
+    linalg.yield %t : f32
+  } -> tensor<4x16xf32>
+  %e2 = tensor.empty() : tensor<4x16xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %m1 = linalg.matmul ins(%h0, %w : tensor<4x16xf32>, tensor<16x16xf32>) outs(%f2 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  // The loop.
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%h = %m1) -> (tensor<4x16xf32>) {
+    %e = tensor.empty() : tensor<4x16xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+    %m = linalg.matmul ins(%h, %w : tensor<4x16xf32>, tensor<16x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+    %e3 = tensor.empty() : tensor<4x16xf32>
+    %n = linalg.generic {indexing_maps = [#id, #bias, #id], iterator_types = ["parallel", "parallel"]} ins(%m, %b : tensor<4x16xf32>, tensor<16xf32>) outs(%e3 : tensor<4x16xf32>) {
+    ^bb0(%a: f32, %c: f32, %o: f32):
+      %s = arith.addf %a, %c : f32
+      %t = math.tanh %s : f32
+      linalg.yield %t : f32
+    } -> tensor<4x16xf32>
+    scf.yield %n : tensor<4x16xf32>
+  }
+  // After the loop: two more layers.
+  %e4 = tensor.empty() : tensor<4x16xf32>
+  %f4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %m4 = linalg.matmul ins(%r, %w : tensor<4x16xf32>, tensor<16x16xf32>) outs(%f4 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %e5 = tensor.empty() : tensor<4x16xf32>
+  %h5 = linalg.generic {indexing_maps = [#id, #bias, #id], iterator_types = ["parallel", "parallel"]} ins(%m4, %b : tensor<4x16xf32>, tensor<16xf32>) outs(%e5 : tensor<4x16xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    %t = math.tanh %s : f32
+    linalg.yield %t : f32
+  } -> tensor<4x16xf32>
+  %e6 = tensor.empty() : tensor<4x16xf32>
+  %f6 = linalg.fill ins(%zero : f32) outs(%e6 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %m6 = linalg.matmul ins(%h5, %w : tensor<4x16xf32>, tensor<16x16xf32>) outs(%f6 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %m6 : tensor<4x16xf32>
+}
+
+func.func @main() {
+  %e = tensor.empty() : tensor<16x16xf32>
+  %w = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<16x16xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %ij = arith.muli %i, %j : index
+    %s = arith.addi %ij, %i : index
+    %k = arith.index_cast %s : index to i32
+    %f = arith.sitofp %k : i32 to f32
+    %c = arith.constant 0.013 : f32
+    %v = arith.mulf %f, %c : f32
+    %r = math.sin %v : f32
+    linalg.yield %r : f32
+  } -> tensor<16x16xf32>
+  %x = tensor.extract_slice %w[3, 0] [4, 16] [1, 1] : tensor<16x16xf32> to tensor<4x16xf32>
+  %b = tensor.extract_slice %w[5, 0] [1, 16] [1, 1] : tensor<16x16xf32> to tensor<16xf32>
+  %y = func.call @looped(%x, %w, %b) : (tensor<4x16xf32>, tensor<16x16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+  %u = tensor.cast %y : tensor<4x16xf32> to tensor<*xf32>
+  func.call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}
+
+func.func private @printMemrefF32(%ptr : tensor<*xf32>)
