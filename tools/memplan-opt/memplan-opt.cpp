@@ -8,6 +8,7 @@
 
 #include "memplan/Dialect/MemPlan/IR/MemPlanDialect.h"
 #include "memplan/Transforms/Passes.h"
+#include "memplan/Transforms/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
@@ -38,6 +39,7 @@
 
 int main(int argc, char **argv) {
   mlir::memplan::registerMemPlanPasses();
+  mlir::memplan::registerMemPlanPipelines();
   mlir::registerTransformsPasses();
   mlir::arith::registerArithPasses();
   mlir::bufferization::registerBufferizationPasses();
