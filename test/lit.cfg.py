@@ -10,7 +10,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "memplan"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "consumer"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "consumer", "corpus"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.memplan_obj_root, "test")
 
@@ -37,7 +37,13 @@ config.substitutions.append(("%lower_to_llvm",
 # Compiling and running generated code: the host runtime always, nvcc where
 # it was found at configure time (tests that need it say REQUIRES: nvcc and
 # show as UNSUPPORTED elsewhere).
-config.substitutions.append(("%host_cxx", config.host_cxx))
+# In a sanitizer build, code linked against memplan's libraries needs the
+# same instrumentation.
+if config.sanitizer_flags:
+    config.available_features.add("sanitizers")
+    config.substitutions.append(("%host_cxx", config.host_cxx + " " + config.sanitizer_flags))
+else:
+    config.substitutions.append(("%host_cxx", config.host_cxx))
 config.substitutions.append(("%cmake", config.cmake))
 config.substitutions.append(("%mlir_cmake_dir", config.mlir_cmake_dir))
 config.substitutions.append(("%memplan_obj_root", config.memplan_obj_root))

@@ -205,7 +205,9 @@ void mlir::memplan::writePlanReport(raw_ostream &os,
         json.attribute("shared_object_bytes", shared->totalBytes);
       }
       json.attributeArray("buffers", [&] {
-        for (auto [index, buffer] : llvm::enumerate(liveness.getBuffers())) {
+        ArrayRef<LiveBuffer> buffers = liveness.getBuffers();
+        for (size_t index = 0; index < buffers.size(); ++index) {
+          const LiveBuffer &buffer = buffers[index];
           bool scratch = buffer.kind == LiveBuffer::Kind::Scratch;
           json.objectBegin();
           json.attribute("id", static_cast<uint64_t>(index));

@@ -1,0 +1,67 @@
+//===- CsvPlannerFuzzer.cpp - The CSV reader and every planner ------------===//
+//
+// Any input: the CSV reader must not crash. An accepted problem goes through
+// every algorithm, and each plan must pass the validator with an arena at
+// least the lower bound, and no offset algorithm may lose to naive; any
+// violation aborts (a crash for libFuzzer).
+//
+//===----------------------------------------------------------------------===//
+
+#include "memplan/Planner/Algorithms.h"
+#include "memplan/Planner/CsvFormat.h"
+#include "memplan/Planner/Search.h"
+#include "memplan/Planner/Validator.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+
+using namespace memplan;
+
+static void check(bool condition, const char *what, const std::string &detail) {
+  if (!condition) {
+    std::fprintf(stderr, "oracle failed: %s: %s\n", what, detail.c_str());
+    std::abort();
+  }
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  std::istringstream input(std::string(reinterpret_cast<const char *>(data), size));
+  CsvProblem csv;
+  std::string error;
+  if (!readProblemCsv(input, csv, error)) {
+    check(error.rfind("line ", 0) == 0, "error names a line", error);
+    return 0;
+  }
+  // Keep runs fast: the exhaustive search is budgeted by nodes.
+  if (csv.problem.buffers.size() > 300)
+    return 0;
+  uint64_t lowerBound = computeLowerBound(csv.problem);
+  std::optional<uint64_t> naiveArena;
+  SearchOptions search;
+  search.nodeLimit = 2000;
+  search.seconds = 5;
+  for (Algorithm algorithm :
+       {Algorithm::Naive, Algorithm::GreedyBySize, Algorithm::GreedyByBreadth,
+        Algorithm::BestFit, Algorithm::SharedObjects, Algorithm::Search}) {
+    PlanResult result = plan(csv.problem, algorithm, &search);
+    if (!result.ok()) {
+      // Only an arena beyond 64 bits may be refused.
+      check(result.error.find("2^64") != std::string::npos, "refusal",
+            result.error);
+      continue;
+    }
+    std::optional<ValidationError> invalid =
+        validateSolution(csv.problem, result.solution);
+    check(!invalid, "valid plan", invalid ? invalid->message : "");
+    check(result.solution.arenaSize >= lowerBound, "arena >= lower bound",
+          std::string(getAlgorithmName(algorithm)));
+    if (algorithm == Algorithm::Naive)
+      naiveArena = result.solution.arenaSize;
+    else if (naiveArena && algorithm != Algorithm::SharedObjects)
+      check(result.solution.arenaSize <= *naiveArena, "no worse than naive",
+            std::string(getAlgorithmName(algorithm)));
+  }
+  return 0;
+}
