@@ -12,20 +12,29 @@ using namespace memplan;
 namespace {
 
 /// A palette that stays distinguishable for a dozen categories.
-constexpr const char *kPalette[] = {
-    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
-    "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#1f77b4", "#aec7e8",
-    "#ffbb78", "#98df8a", "#c5b0d5", "#c49c94"};
+constexpr const char *kPalette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
+                                    "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
+                                    "#9c755f", "#bab0ac", "#1f77b4", "#aec7e8",
+                                    "#ffbb78", "#98df8a", "#c5b0d5", "#c49c94"};
 
 std::string escape(const std::string &text) {
   std::string result;
   for (char c : text) {
     switch (c) {
-    case '&': result += "&amp;"; break;
-    case '<': result += "&lt;"; break;
-    case '>': result += "&gt;"; break;
-    case '"': result += "&quot;"; break;
-    default: result += c;
+    case '&':
+      result += "&amp;";
+      break;
+    case '<':
+      result += "&lt;";
+      break;
+    case '>':
+      result += "&gt;";
+      break;
+    case '"':
+      result += "&quot;";
+      break;
+    default:
+      result += c;
     }
   }
   return result;
@@ -95,8 +104,8 @@ void memplan::writePlanSvg(std::ostream &os, const Problem &problem,
   const double plotLeft = 140, plotTop = 40, plotWidth = 900, plotHeight = 500;
   const double legendLeft = plotLeft + plotWidth + 20;
   const double width = legendLeft + 260;
-  const double height =
-      std::max(plotTop + plotHeight + 60, plotTop + 40 + 18.0 * categories.size());
+  const double height = std::max(plotTop + plotHeight + 60,
+                                 plotTop + 40 + 18.0 * categories.size());
   double span = double(last - first);
   auto x = [&](int64_t position) {
     return plotLeft + plotWidth * double(position - first) / span;
@@ -107,8 +116,8 @@ void memplan::writePlanSvg(std::ostream &os, const Problem &problem,
 
   os << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   os << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << number(width)
-     << "\" height=\"" << number(height) << "\" viewBox=\"0 0 "
-     << number(width) << " " << number(height) << "\">\n";
+     << "\" height=\"" << number(height) << "\" viewBox=\"0 0 " << number(width)
+     << " " << number(height) << "\">\n";
   os << "<title>" << escape(title) << "</title>\n";
   os << "<style>rect.buffer{stroke:#222;stroke-width:0.2}"
         "text{font-family:sans-serif;font-size:12px}"
@@ -144,9 +153,9 @@ void memplan::writePlanSvg(std::ostream &os, const Problem &problem,
     uint64_t offset = i < solution.offsets.size() ? solution.offsets[i] : 0;
     double x0 = x(buffer.start), x1 = x(buffer.end);
     double y1 = y(offset), y0 = y((long double)offset + buffer.size);
-    os << "<rect class=\"buffer\" x=\"" << number(x0) << "\" y=\""
-       << number(y0) << "\" width=\"" << number(std::max(x1 - x0, 0.3))
-       << "\" height=\"" << number(std::max(y1 - y0, 0.3)) << "\" fill=\""
+    os << "<rect class=\"buffer\" x=\"" << number(x0) << "\" y=\"" << number(y0)
+       << "\" width=\"" << number(std::max(x1 - x0, 0.3)) << "\" height=\""
+       << number(std::max(y1 - y0, 0.3)) << "\" fill=\""
        << kPalette[colourOf[categoryOf(i)] % 16] << "\"><title>"
        << escape(info.empty() ? "buffer " + std::to_string(i) : info[i].label)
        << " (" << escape(categoryOf(i)) << "): " << buffer.size

@@ -1,4 +1,5 @@
-//===- ProblemGenerators.cpp - Allocation problems for tests and benchmarks -===//
+//===- ProblemGenerators.cpp - Allocation problems for tests and benchmarks
+//-===//
 
 #include "memplan/Planner/ProblemGenerators.h"
 
@@ -61,7 +62,7 @@ Problem memplan::generatePackedProblem(uint64_t seed, size_t count,
       pieces.push_back({at, piece.end, piece.bottom, piece.top});
     } else if (!acrossTime && piece.top - piece.bottom >= 2) {
       uint64_t at = std::uniform_int_distribution<uint64_t>(piece.bottom + 1,
-                                                           piece.top - 1)(rng);
+                                                            piece.top - 1)(rng);
       pieces[index].top = at;
       pieces.push_back({piece.start, piece.end, at, piece.top});
     } else {

@@ -439,8 +439,7 @@ PlanResult memplan::planSearch(const Problem &problem,
   Budget budget;
   auto finish = [&](PlanResult plan, bool proven) {
     summary.nodes = budget.nodes;
-    summary.provenOptimal =
-        proven || plan.solution.arenaSize == lowerBound;
+    summary.provenOptimal = proven || plan.solution.arenaSize == lowerBound;
     summary.capacityMet =
         !options.capacity || plan.solution.arenaSize <= *options.capacity;
     summary.seconds =
@@ -476,8 +475,9 @@ PlanResult memplan::planSearch(const Problem &problem,
 
   SkylineSearch search(padded);
   budget.deadline =
-      started + std::chrono::duration_cast<Clock::duration>(
-                    std::chrono::duration<double>(std::max(0.0, options.seconds)));
+      started +
+      std::chrono::duration_cast<Clock::duration>(
+          std::chrono::duration<double>(std::max(0.0, options.seconds)));
   budget.nodeLimit = options.nodeLimit;
 
   // Tries capacity `c`: a found plan replaces the best one.
@@ -497,8 +497,8 @@ PlanResult memplan::planSearch(const Problem &problem,
       for (size_t k = 0; k < original.size(); ++k) {
         uint32_t i = original[k];
         solution.offsets[i] = search.offsets[k];
-        solution.arenaSize = std::max(solution.arenaSize,
-                                      search.offsets[k] + problem.buffers[i].size);
+        solution.arenaSize = std::max(
+            solution.arenaSize, search.offsets[k] + problem.buffers[i].size);
       }
       // Never trust an unchecked plan; never return a worse one.
       if (!validateSolution(problem, solution) &&

@@ -17,11 +17,9 @@
 using namespace mlir;
 using namespace mlir::memplan;
 
-FailureOr<FunctionPlan>
-mlir::memplan::planFunction(FunctionOpInterface function,
-                            ::memplan::Algorithm algorithm, uint64_t alignment,
-                            bool inPlace,
-                            const ::memplan::SearchOptions *search) {
+FailureOr<FunctionPlan> mlir::memplan::planFunction(
+    FunctionOpInterface function, ::memplan::Algorithm algorithm,
+    uint64_t alignment, bool inPlace, const ::memplan::SearchOptions *search) {
   InPlacePolicy policy;
   if (inPlace)
     policy = [](OpResult, unsigned) { return true; };
@@ -62,11 +60,12 @@ mlir::memplan::planFunction(FunctionOpInterface function,
   return plan;
 }
 
-LogicalResult mlir::memplan::configurePlanner(
-    MLIRContext *context, StringRef algorithmName, uint64_t alignment,
-    double searchSeconds, uint64_t searchNodes, uint64_t capacity,
-    std::optional<::memplan::Algorithm> &chosen,
-    ::memplan::SearchOptions &search) {
+LogicalResult
+mlir::memplan::configurePlanner(MLIRContext *context, StringRef algorithmName,
+                                uint64_t alignment, double searchSeconds,
+                                uint64_t searchNodes, uint64_t capacity,
+                                std::optional<::memplan::Algorithm> &chosen,
+                                ::memplan::SearchOptions &search) {
   chosen = ::memplan::parseAlgorithm(
       std::string_view(algorithmName.data(), algorithmName.size()));
   if (!chosen)
@@ -146,9 +145,8 @@ void mlir::memplan::emitPlanRemark(const FunctionPlan &plan) {
     location = body.front().back().getLoc();
   InFlightDiagnostic remark = mlir::emitRemark(location);
   remark << "memplan: @" << function.getName() << ": arena "
-         << plan.solution.arenaSize
-         << " bytes, lower bound " << plan.lowerBound << " bytes (ratio "
-         << ratioText << "), " << plan.bytesWithoutReuse
+         << plan.solution.arenaSize << " bytes, lower bound " << plan.lowerBound
+         << " bytes (ratio " << ratioText << "), " << plan.bytesWithoutReuse
          << " bytes without reuse, " << plan.problem.buffers.size()
          << " buffers, " << plan.liveness.getExternalBytes()
          << " external bytes (" << algorithmName(plan) << ")";

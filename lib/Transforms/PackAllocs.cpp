@@ -93,15 +93,14 @@ struct PackAllocsPass
     return success();
   }
 
-  void rewrite(FunctionOpInterface function,
-               ArrayRef<AllocCandidate *> packed,
+  void rewrite(FunctionOpInterface function, ArrayRef<AllocCandidate *> packed,
                const ::memplan::Solution &solution, uint64_t arenaAlignment) {
     Block &body = function.getFunctionBody().front();
     OpBuilder builder(function.getContext());
     Location loc = function.getLoc();
     builder.setInsertionPointToStart(&body);
-    auto arenaType = MemRefType::get(
-        {static_cast<int64_t>(solution.arenaSize)}, builder.getI8Type());
+    auto arenaType = MemRefType::get({static_cast<int64_t>(solution.arenaSize)},
+                                     builder.getI8Type());
     Value arena = memref::AllocOp::create(
         builder, loc, arenaType, ValueRange{},
         builder.getI64IntegerAttr(static_cast<int64_t>(arenaAlignment)));
@@ -112,9 +111,9 @@ struct PackAllocsPass
       Value offset = arith::ConstantIndexOp::create(
           builder, alloc.getLoc(),
           static_cast<int64_t>(solution.offsets[index]));
-      Value view = memref::ViewOp::create(builder, alloc.getLoc(),
-                                          alloc.getType(), arena, offset,
-                                          ValueRange{});
+      Value view =
+          memref::ViewOp::create(builder, alloc.getLoc(), alloc.getType(),
+                                 arena, offset, ValueRange{});
       for (Operation *dealloc : candidate->deallocs) {
         dealloc->erase();
         freed = true;

@@ -44,8 +44,7 @@ void mlir::memplan::registerMemPlanPipelines() {
 }
 
 void mlir::memplan::registerMemPlan(DialectRegistry &registry) {
-  registry.insert<MemPlanDialect, arith::ArithDialect,
-                  memref::MemRefDialect>();
+  registry.insert<MemPlanDialect, arith::ArithDialect, memref::MemRefDialect>();
   registerMemPlanPasses();
   registerMemPlanPipelines();
 }

@@ -55,9 +55,8 @@ struct PlanOffsetsPass
           return signalPassFailure();
 
     if (!reportFile.empty() &&
-        failed(writeFile(reportFile, [&](raw_ostream &os) {
-          writePlanReport(os, plans);
-        })))
+        failed(writeFile(reportFile,
+                         [&](raw_ostream &os) { writePlanReport(os, plans); })))
       return signalPassFailure();
   }
 

@@ -162,19 +162,33 @@ int mprt_binary(mprt_context *context, mprt_binary_op op, mprt_dtype dtype,
     if (isFloat(dtype)) {
       float x = load(dtype, a, ai), y = load(dtype, b, bi), r = 0;
       switch (op) {
-      case MPRT_ADD: r = x + y; break;
-      case MPRT_SUB: r = x - y; break;
-      case MPRT_MUL: r = x * y; break;
-      case MPRT_DIV: r = x / y; break;
+      case MPRT_ADD:
+        r = x + y;
+        break;
+      case MPRT_SUB:
+        r = x - y;
+        break;
+      case MPRT_MUL:
+        r = x * y;
+        break;
+      case MPRT_DIV:
+        r = x / y;
+        break;
       }
       store(dtype, out, i, r);
     } else {
       int64_t x = loadInteger(dtype, a, ai), y = loadInteger(dtype, b, bi);
       int64_t r = 0;
       switch (op) {
-      case MPRT_ADD: r = x + y; break;
-      case MPRT_SUB: r = x - y; break;
-      case MPRT_MUL: r = x * y; break;
+      case MPRT_ADD:
+        r = x + y;
+        break;
+      case MPRT_SUB:
+        r = x - y;
+        break;
+      case MPRT_MUL:
+        r = x * y;
+        break;
       case MPRT_DIV:
         if (y == 0)
           return invalid(context, "integer division by zero");
@@ -194,9 +208,15 @@ int mprt_unary(mprt_context *context, mprt_unary_op op, mprt_dtype dtype,
   for (int64_t i = 0; i < count; ++i) {
     float x = load(dtype, in, i), r = 0;
     switch (op) {
-    case MPRT_GELU: r = gelu(x); break;
-    case MPRT_SILU: r = x / (1.0f + std::exp(-x)); break;
-    case MPRT_RELU: r = x > 0 ? x : 0.0f; break;
+    case MPRT_GELU:
+      r = gelu(x);
+      break;
+    case MPRT_SILU:
+      r = x / (1.0f + std::exp(-x));
+      break;
+    case MPRT_RELU:
+      r = x > 0 ? x : 0.0f;
+      break;
     }
     store(dtype, out, i, r);
   }
@@ -275,8 +295,8 @@ int mprt_rope(mprt_context *, mprt_dtype dtype, const void *in,
       for (int64_t h = 0; h < heads; ++h)
         for (int64_t i = 0; i < headDim / 2; ++i) {
           int64_t base = ((b * seq + s) * heads + h) * headDim + 2 * i;
-          float angle = float(position *
-                              std::pow(theta, -2.0 * double(i) / headDim));
+          float angle =
+              float(position * std::pow(theta, -2.0 * double(i) / headDim));
           float c = std::cos(angle), sn = std::sin(angle);
           float x0 = load(dtype, in, base), x1 = load(dtype, in, base + 1);
           store(dtype, out, base, x0 * c - x1 * sn);
@@ -421,8 +441,8 @@ int mprt_kv_cache_update(mprt_context *context, size_t elementBytes,
       char *dst = static_cast<char *>(cache) +
                   size_t(((b * heads + h) * maxLen + position) * headDim) *
                       elementBytes;
-      const char *src = static_cast<const char *>(update) +
-                        size_t(b * heads + h) * rowBytes;
+      const char *src =
+          static_cast<const char *>(update) + size_t(b * heads + h) * rowBytes;
       std::memcpy(dst, src, rowBytes);
     }
   return MPRT_OK;

@@ -27,7 +27,8 @@ static void check(bool condition, const char *what, const std::string &detail) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  std::istringstream input(std::string(reinterpret_cast<const char *>(data), size));
+  std::istringstream input(
+      std::string(reinterpret_cast<const char *>(data), size));
   CsvProblem csv;
   std::string error;
   if (!readProblemCsv(input, csv, error)) {

@@ -92,13 +92,14 @@ SmallVector<Value> GraphBuilder::generic(StringRef name, ValueRange operands,
                                          int64_t scratch,
                                          ArrayRef<int64_t> aliases) {
   SmallVector<NamedAttribute> attributes;
-  attributes.push_back(builder.getNamedAttr("name", builder.getStringAttr(name)));
+  attributes.push_back(
+      builder.getNamedAttr("name", builder.getStringAttr(name)));
   if (scratch)
     attributes.push_back(
         builder.getNamedAttr("scratch", builder.getI64IntegerAttr(scratch)));
   if (!aliases.empty())
-    attributes.push_back(builder.getNamedAttr(
-        "aliases", builder.getDenseI64ArrayAttr(aliases)));
+    attributes.push_back(
+        builder.getNamedAttr("aliases", builder.getDenseI64ArrayAttr(aliases)));
   auto op = GenericOp::create(builder, loc, resultTypes, operands, attributes);
   if (!roles.empty())
     op->setAttr(kResultRolesAttrName, builder.getStrArrayAttr(roles));
@@ -125,7 +126,8 @@ Value GraphBuilder::matmul(Value lhs, Value rhs, bool transposeRhs) {
     attributes.push_back(
         builder.getNamedAttr("transpose_rhs", builder.getUnitAttr()));
   Value result =
-      MatmulOp::create(builder, loc, TypeRange{RankedTensorType::get(shape, element)},
+      MatmulOp::create(builder, loc,
+                       TypeRange{RankedTensorType::get(shape, element)},
                        ValueRange{lhs, rhs}, attributes)
           .getResult();
   record([=, this] {
@@ -217,17 +219,18 @@ Value GraphBuilder::softmax(Value input, int64_t axis) {
 
 Value GraphBuilder::layerNorm(Value input, Value gamma, Value beta,
                               double epsilon) {
-  Value result = LayerNormOp::create(builder, loc, input.getType(), input, gamma, beta,
-                                     builder.getF64FloatAttr(epsilon));
+  Value result =
+      LayerNormOp::create(builder, loc, input.getType(), input, gamma, beta,
+                          builder.getF64FloatAttr(epsilon));
   record([=, this] {
     Value dy = gradientOf(result);
     if (!dy)
       return;
-    SmallVector<Value> grads = generic(
-        "layer_norm_backward", {dy, input, gamma},
-        {input.getType(), gamma.getType(), beta.getType()},
-        {"activation", gradientRole(roleOf(gamma) == "weight"),
-         gradientRole(roleOf(beta) == "weight")});
+    SmallVector<Value> grads =
+        generic("layer_norm_backward", {dy, input, gamma},
+                {input.getType(), gamma.getType(), beta.getType()},
+                {"activation", gradientRole(roleOf(gamma) == "weight"),
+                 gradientRole(roleOf(beta) == "weight")});
     if (needsGradient(input))
       accumulate(input, grads[0]);
     if (needsGradient(gamma))
@@ -261,8 +264,8 @@ Value GraphBuilder::embedding(Value table, Value ids) {
   SmallVector<int64_t> shape(typeOf(ids).getShape());
   shape.push_back(typeOf(table).getDimSize(1));
   Value result = EmbeddingOp::create(
-      builder, loc, RankedTensorType::get(shape, typeOf(table).getElementType()),
-      table, ids);
+      builder, loc,
+      RankedTensorType::get(shape, typeOf(table).getElementType()), table, ids);
   record([=, this] {
     Value dy = gradientOf(result);
     if (dy && needsGradient(table))
@@ -292,8 +295,9 @@ Value GraphBuilder::transpose(Value input, ArrayRef<int64_t> permutation) {
     inverse[dim] = index;
   }
   Value result = TransposeOp::create(
-      builder, loc, RankedTensorType::get(shape, typeOf(input).getElementType()),
-      input, builder.getDenseI64ArrayAttr(permutation));
+      builder, loc,
+      RankedTensorType::get(shape, typeOf(input).getElementType()), input,
+      builder.getDenseI64ArrayAttr(permutation));
   record([=, this] {
     if (Value dy = gradientOf(result))
       accumulate(input, transpose(dy, inverse));
@@ -303,8 +307,8 @@ Value GraphBuilder::transpose(Value input, ArrayRef<int64_t> permutation) {
 
 Value GraphBuilder::reshape(Value input, ArrayRef<int64_t> shape) {
   Value result = ReshapeOp::create(
-      builder, loc, RankedTensorType::get(shape, typeOf(input).getElementType()),
-      input);
+      builder, loc,
+      RankedTensorType::get(shape, typeOf(input).getElementType()), input);
   SmallVector<int64_t> original(typeOf(input).getShape());
   record([=, this] {
     if (Value dy = gradientOf(result))
@@ -322,8 +326,9 @@ SmallVector<Value> GraphBuilder::split(Value input) {
     SmallVector<int64_t> offsets(shape.size(), 0);
     offsets[0] = i;
     slices.push_back(SliceOp::create(
-        builder, loc, RankedTensorType::get(sizes, typeOf(input).getElementType()),
-        input, builder.getDenseI64ArrayAttr(offsets),
+        builder, loc,
+        RankedTensorType::get(sizes, typeOf(input).getElementType()), input,
+        builder.getDenseI64ArrayAttr(offsets),
         builder.getDenseI64ArrayAttr(sizes)));
   }
   record([=, this] {
@@ -349,10 +354,10 @@ Value GraphBuilder::attention(Value query, Value key, Value value,
   if (causal)
     attributes.push_back(builder.getNamedAttr("causal", builder.getUnitAttr()));
   Value result =
-      AttentionOp::create(
-          builder, loc,
-          TypeRange{RankedTensorType::get(shape, typeOf(query).getElementType())},
-          ValueRange{query, key, value}, attributes)
+      AttentionOp::create(builder, loc,
+                          TypeRange{RankedTensorType::get(
+                              shape, typeOf(query).getElementType())},
+                          ValueRange{query, key, value}, attributes)
           .getResult();
   record([=, this] {
     Value dy = gradientOf(result);

@@ -1,4 +1,5 @@
-//===- GraphBuilder.h - Build memplan graphs, with a backward pass -*- C++ -*-===//
+//===- GraphBuilder.h - Build memplan graphs, with a backward pass -*- C++
+//-*-===//
 //
 // Creates one func.func of memplan ops through MLIR builders (every op is
 // verified), computing result types from operand shapes. Arguments carry
@@ -39,7 +40,8 @@ public:
   mlir::Value indexArgument(llvm::StringRef name);
 
   // Forward ops: result types follow the operands.
-  mlir::Value matmul(mlir::Value lhs, mlir::Value rhs, bool transposeRhs = false);
+  mlir::Value matmul(mlir::Value lhs, mlir::Value rhs,
+                     bool transposeRhs = false);
   mlir::Value add(mlir::Value lhs, mlir::Value rhs);
   mlir::Value mul(mlir::Value lhs, mlir::Value rhs);
   mlir::Value gelu(mlir::Value input);

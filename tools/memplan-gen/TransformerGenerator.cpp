@@ -49,7 +49,8 @@ private:
     Linear layer;
     if (quantized) {
       layer.weight = g.argument({in, out}, weightType, "weight", name + ".w");
-      layer.scale = g.argument({out}, act, "quantization_scale", name + ".scale");
+      layer.scale =
+          g.argument({out}, act, "quantization_scale", name + ".scale");
     } else {
       layer.weight = param({in, out}, name + ".w");
     }
@@ -128,13 +129,15 @@ Value TransformerGenerator::gpt2() {
   Value positionIds = g.argument({b, s}, i32, "input", "position_ids");
   tiedEmbedding = param({m.vocab, h}, "wte");
   Value wpe = param({m.maxPositions, h}, "wpe");
-  Value x = g.add(g.embedding(tiedEmbedding, ids), g.embedding(wpe, positionIds));
+  Value x =
+      g.add(g.embedding(tiedEmbedding, ids), g.embedding(wpe, positionIds));
   for (int64_t l = 0; l < o.layers; ++l) {
     std::string p = "h." + std::to_string(l);
     Value hidden = g.layerNorm(x, param({h}, p + ".ln_1.g"),
                                param({h}, p + ".ln_1.b"), m.normEpsilon);
     Value qkv = apply(linear(h, 3 * h, p + ".attn.c_attn", true), hidden);
-    Value heads = g.transpose(g.reshape(qkv, {b, s, 3, nh, hd}), {2, 0, 3, 1, 4});
+    Value heads =
+        g.transpose(g.reshape(qkv, {b, s, 3, nh, hd}), {2, 0, 3, 1, 4});
     SmallVector<Value> parts = g.split(heads);
     Value q = g.reshape(parts[0], {b, nh, s, hd});
     Value k = g.reshape(parts[1], {b, nh, s, hd});
@@ -144,13 +147,13 @@ Value TransformerGenerator::gpt2() {
     Value a = attend(q, k, v, /*causal=*/true);
     a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, h});
     x = g.add(x, apply(linear(h, h, p + ".attn.c_proj", true), a));
-    hidden = g.layerNorm(x, param({h}, p + ".ln_2.g"), param({h}, p + ".ln_2.b"),
-                         m.normEpsilon);
+    hidden = g.layerNorm(x, param({h}, p + ".ln_2.g"),
+                         param({h}, p + ".ln_2.b"), m.normEpsilon);
     Value f = g.gelu(apply(linear(h, m.ffn, p + ".mlp.c_fc", true), hidden));
     x = g.add(x, apply(linear(m.ffn, h, p + ".mlp.c_proj", true), f));
   }
-  Value hidden = g.layerNorm(x, param({h}, "ln_f.g"), param({h}, "ln_f.b"),
-                             m.normEpsilon);
+  Value hidden =
+      g.layerNorm(x, param({h}, "ln_f.g"), param({h}, "ln_f.b"), m.normEpsilon);
   return g.matmul(hidden, tiedEmbedding, /*transposeRhs=*/true);
 }
 
@@ -164,7 +167,8 @@ Value TransformerGenerator::llama() {
   Value x = g.embedding(param({m.vocab, h}, "tok_embeddings"), ids);
   for (int64_t l = 0; l < o.layers; ++l) {
     std::string p = "layers." + std::to_string(l);
-    Value hidden = g.rmsNorm(x, param({h}, p + ".attention_norm"), m.normEpsilon);
+    Value hidden =
+        g.rmsNorm(x, param({h}, p + ".attention_norm"), m.normEpsilon);
     Value q = apply(linear(h, nh * hd, p + ".attention.wq", false), hidden);
     Value k = apply(linear(h, nkv * hd, p + ".attention.wk", false), hidden);
     Value v = apply(linear(h, nkv * hd, p + ".attention.wv", false), hidden);
@@ -180,7 +184,8 @@ Value TransformerGenerator::llama() {
     a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, h});
     x = g.add(x, apply(linear(h, h, p + ".attention.wo", false), a));
     hidden = g.rmsNorm(x, param({h}, p + ".ffn_norm"), m.normEpsilon);
-    Value gate = g.silu(apply(linear(h, m.ffn, p + ".feed_forward.w1", false), hidden));
+    Value gate =
+        g.silu(apply(linear(h, m.ffn, p + ".feed_forward.w1", false), hidden));
     Value up = apply(linear(h, m.ffn, p + ".feed_forward.w3", false), hidden);
     x = g.add(x, apply(linear(m.ffn, h, p + ".feed_forward.w2", false),
                        g.mul(gate, up)));
@@ -196,12 +201,13 @@ Value TransformerGenerator::bert() {
   Value typeIds = g.argument({b, s}, i32, "input", "token_type_ids");
   Value positionIds = g.argument({b, s}, i32, "input", "position_ids");
   tiedEmbedding = param({m.vocab, h}, "embeddings.word");
-  Value x = g.add(g.add(g.embedding(tiedEmbedding, ids),
-                        g.embedding(param({m.maxPositions, h}, "embeddings.position"),
-                                    positionIds)),
-                  g.embedding(param({2, h}, "embeddings.token_type"), typeIds));
-  x = g.layerNorm(x, param({h}, "embeddings.ln.g"), param({h}, "embeddings.ln.b"),
-                  m.normEpsilon);
+  Value x =
+      g.add(g.add(g.embedding(tiedEmbedding, ids),
+                  g.embedding(param({m.maxPositions, h}, "embeddings.position"),
+                              positionIds)),
+            g.embedding(param({2, h}, "embeddings.token_type"), typeIds));
+  x = g.layerNorm(x, param({h}, "embeddings.ln.g"),
+                  param({h}, "embeddings.ln.b"), m.normEpsilon);
   for (int64_t l = 0; l < o.layers; ++l) {
     std::string p = "encoder." + std::to_string(l);
     auto heads = [&](Value y) {
@@ -261,7 +267,8 @@ void TransformerGenerator::optimizerStep(
   bool master = !act.isF32();
   for (auto [weight, gradient] : gradients) {
     auto type = cast<RankedTensorType>(weight.getType());
-    std::string name = "w" + std::to_string(cast<BlockArgument>(weight).getArgNumber());
+    std::string name =
+        "w" + std::to_string(cast<BlockArgument>(weight).getArgNumber());
     SmallVector<Value> operands = {weight, gradient};
     SmallVector<Type> types = {type};
     SmallVector<int64_t> aliases = {0};
@@ -328,7 +335,8 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
   }
   if (options.layers == 0)
     options.layers = model.layers;
-  int64_t defaultSeq = model.family == Family::Llama ? 4096 : model.maxPositions;
+  int64_t defaultSeq =
+      model.family == Family::Llama ? 4096 : model.maxPositions;
   if (options.seq == 0)
     options.seq = defaultSeq;
   if (options.kvLen == 0)
@@ -338,7 +346,8 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
     error = "layers, batch, seq and kv-len must be at least 1";
     return nullptr;
   }
-  int64_t positions = options.mode == Mode::Decode ? options.kvLen : options.seq;
+  int64_t positions =
+      options.mode == Mode::Decode ? options.kvLen : options.seq;
   if (model.family != Family::Llama && positions > model.maxPositions) {
     error = model.name + " has " + std::to_string(model.maxPositions) +
             " learned positions; " + std::to_string(positions) +

@@ -27,9 +27,9 @@ struct GeneratorOptions {
 };
 
 /// Builds the graph; on bad options returns null and sets `error`.
-mlir::OwningOpRef<mlir::ModuleOp> generateTransformer(mlir::MLIRContext *context,
-                                                      GeneratorOptions options,
-                                                      std::string &error);
+mlir::OwningOpRef<mlir::ModuleOp>
+generateTransformer(mlir::MLIRContext *context, GeneratorOptions options,
+                    std::string &error);
 
 } // namespace memplan::gen
 

@@ -69,8 +69,8 @@ int main(int argc, char **argv) {
   GeneratorOptions options;
   std::optional<ModelConfig> model = lookupModel(modelName);
   if (!model)
-    return fail("unknown model '" + modelName + "'; expected one of: " +
-                modelNames());
+    return fail("unknown model '" + modelName +
+                "'; expected one of: " + modelNames());
   options.model = *model;
   if (modeName == "prefill")
     options.mode = Mode::Prefill;

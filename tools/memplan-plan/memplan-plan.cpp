@@ -47,9 +47,10 @@ static llvm::cl::opt<uint64_t> minimumAlignment(
                    "of two; an alignment column can ask for more)"),
     llvm::cl::init(1));
 
-static llvm::cl::opt<double> searchSeconds(
-    "search-seconds", llvm::cl::desc("search: wall-clock budget (default 10)"),
-    llvm::cl::init(10.0));
+static llvm::cl::opt<double>
+    searchSeconds("search-seconds",
+                  llvm::cl::desc("search: wall-clock budget (default 10)"),
+                  llvm::cl::init(10.0));
 static llvm::cl::opt<uint64_t> searchNodes(
     "search-nodes",
     llvm::cl::desc("search: node budget, for reproducible results (default: "

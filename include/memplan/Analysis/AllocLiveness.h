@@ -29,7 +29,7 @@
 namespace mlir::memplan {
 
 struct AllocCandidate {
-  Operation *alloc = nullptr;        ///< a memref.alloc
+  Operation *alloc = nullptr; ///< a memref.alloc
   uint64_t bytes = 0;
   uint64_t alignment = 1;            ///< the alloc's alignment attribute
   int64_t start = 0, end = 0;        ///< live on [start, end)

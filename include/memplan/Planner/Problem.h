@@ -48,8 +48,8 @@ struct SearchSummary {
   bool provenOptimal = false; ///< arena == lower bound, or search exhausted
   bool capacityMet = true;    ///< capacity mode: the arena fits
   bool capacityImpossible = false; ///< capacity mode: proven not to fit
-  uint64_t nodes = 0;         ///< search nodes visited
-  double seconds = 0;         ///< wall-clock time spent
+  uint64_t nodes = 0;              ///< search nodes visited
+  double seconds = 0;              ///< wall-clock time spent
 };
 
 /// An offset per buffer and the arena size (the largest offset + size).

@@ -137,8 +137,8 @@ FailureOr<std::string> FunctionEmitter::pointerOf(Value value) {
     return "(base + " + std::to_string(*offset) + ")";
   Operation *op = value.getDefiningOp();
   if (auto planning = dyn_cast<BufferPlanningOpInterface>(op))
-    if (std::optional<unsigned> aliased = planning.getAliasedOperand(
-            cast<OpResult>(value).getResultNumber()))
+    if (std::optional<unsigned> aliased =
+            planning.getAliasedOperand(cast<OpResult>(value).getResultNumber()))
       return pointerOf(op->getOperand(*aliased));
   return op->emitError() << nameOf(value)
                          << " has no memory in the plan (no offset in '"
@@ -175,7 +175,8 @@ LogicalResult FunctionEmitter::emitSignature() {
     if (isa<IndexType>(argument.getType())) {
       os << ", int64_t arg" << index;
     } else if (isa<RankedTensorType>(argument.getType())) {
-      os << (writtenArguments.contains(index) ? ", void *arg" : ", const void *arg")
+      os << (writtenArguments.contains(index) ? ", void *arg"
+                                              : ", const void *arg")
          << index;
     } else {
       return emitError(argument.getLoc())
@@ -185,9 +186,8 @@ LogicalResult FunctionEmitter::emitSignature() {
   }
   for (auto [index, type] : llvm::enumerate(function.getResultTypes())) {
     if (!isa<RankedTensorType>(type))
-      return function.emitError()
-             << "result #" << index << " of type " << type
-             << " has no lowering: results are tensors";
+      return function.emitError() << "result #" << index << " of type " << type
+                                  << " has no lowering: results are tensors";
     os << ", void *result" << index;
   }
   os << ")";
@@ -205,8 +205,8 @@ LogicalResult FunctionEmitter::emit() {
      << ": memplan.arena_size, as planned.\n";
   os << "static constexpr size_t " << name
      << "_arena_bytes_value = " << arenaBytes << ";\n";
-  os << "extern \"C\" size_t " << name << "_arena_bytes(void) { return "
-     << name << "_arena_bytes_value; }\n\n";
+  os << "extern \"C\" size_t " << name << "_arena_bytes(void) { return " << name
+     << "_arena_bytes_value; }\n\n";
   os << "/// Allocates the arena of @" << fn
      << ": one device allocation (none if it is empty).\n";
   os << "extern \"C\" int " << name << "_arena_create(void **arena) {\n";
@@ -216,7 +216,8 @@ LogicalResult FunctionEmitter::emit() {
      << "_arena_bytes_value) == cudaSuccess ? MPRT_OK : MPRT_ERROR_CUDA;\n";
   os << "}\n";
   os << "extern \"C\" int " << name << "_arena_destroy(void *arena) {\n";
-  os << "  return cudaFree(arena) == cudaSuccess ? MPRT_OK : MPRT_ERROR_CUDA;\n";
+  os << "  return cudaFree(arena) == cudaSuccess ? MPRT_OK : "
+        "MPRT_ERROR_CUDA;\n";
   os << "}\n\n";
 
   os << "/// Runs @" << fn << ". `arena`: at least " << name
@@ -274,7 +275,8 @@ LogicalResult FunctionEmitter::emitOp(Operation &op) {
 
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case([&](MatmulOp matmul) -> LogicalResult {
-        auto ptrs = pointers({matmul.getLhs(), matmul.getRhs(), matmul.getResult()});
+        auto ptrs =
+            pointers({matmul.getLhs(), matmul.getRhs(), matmul.getResult()});
         FailureOr<std::string> dtype = dtypeOf(matmul.getType(), &op);
         if (failed(ptrs) || failed(dtype))
           return failure();
@@ -367,14 +369,16 @@ LogicalResult FunctionEmitter::emitOp(Operation &op) {
         if (axis < 0)
           axis += shape.size();
         call("mprt_softmax(ctx, " + *dtype + ", " + (*ptrs)[0] + ", " +
-             (*ptrs)[1] + ", " + std::to_string(product(shape.take_front(axis))) +
-             ", " + std::to_string(shape[axis]) + ", " +
+             (*ptrs)[1] + ", " +
+             std::to_string(product(shape.take_front(axis))) + ", " +
+             std::to_string(shape[axis]) + ", " +
              std::to_string(product(shape.drop_front(axis + 1))) + ")");
         return success();
       })
       .Case<LayerNormOp, RMSNormOp>([&](auto norm) -> LogicalResult {
         constexpr bool isRms = std::is_same_v<decltype(norm), RMSNormOp>;
-        auto ptrs = pointers({norm.getInput(), norm.getGamma(), norm.getResult()});
+        auto ptrs =
+            pointers({norm.getInput(), norm.getGamma(), norm.getResult()});
         FailureOr<std::string> dtype = dtypeOf(norm.getType(), &op);
         if (failed(ptrs) || failed(dtype))
           return failure();
@@ -475,10 +479,10 @@ LogicalResult FunctionEmitter::emitOp(Operation &op) {
         std::string in = shapeArray(slice.getInput().getType().getShape());
         std::string offsets = shapeArray(slice.getOffsets());
         std::string sizes = shapeArray(slice.getSizes());
-        call("mprt_slice(ctx, " + std::to_string(elementBytes(slice.getType())) +
-             ", " + (*ptrs)[0] + ", " + in + ", " + offsets + ", " + sizes +
-             ", " + std::to_string(slice.getSizes().size()) + ", " +
-             (*ptrs)[1] + ")");
+        call("mprt_slice(ctx, " +
+             std::to_string(elementBytes(slice.getType())) + ", " + (*ptrs)[0] +
+             ", " + in + ", " + offsets + ", " + sizes + ", " +
+             std::to_string(slice.getSizes().size()) + ", " + (*ptrs)[1] + ")");
         return success();
       })
       .Case([&](CastOp castOp) -> LogicalResult {
@@ -560,14 +564,22 @@ LogicalResult FunctionEmitter::emitMain() {
   os << "// ---- main: a deterministic run of @" << function.getName()
      << " ----\n\n";
   os << "#include <cstdio>\n#include <vector>\n\n";
-  os << "#define MEMPLAN_MAIN_CHECK(call, what)                                 \\\n"
-        "  do {                                                                \\\n"
-        "    int status_ = (call);                                             \\\n"
-        "    if (status_ != MPRT_OK) {                                         \\\n"
-        "      fprintf(stderr, \"%s failed: %s (%s)\\n\", what,                  \\\n"
-        "              mprt_status_string(status_), mprt_last_error(ctx));      \\\n"
-        "      return 1;                                                       \\\n"
-        "    }                                                                 \\\n"
+  os << "#define MEMPLAN_MAIN_CHECK(call, what)                                "
+        " \\\n"
+        "  do {                                                                "
+        "\\\n"
+        "    int status_ = (call);                                             "
+        "\\\n"
+        "    if (status_ != MPRT_OK) {                                         "
+        "\\\n"
+        "      fprintf(stderr, \"%s failed: %s (%s)\\n\", what,                "
+        "  \\\n"
+        "              mprt_status_string(status_), mprt_last_error(ctx));     "
+        " \\\n"
+        "      return 1;                                                       "
+        "\\\n"
+        "    }                                                                 "
+        "\\\n"
         "  } while (0)\n\n";
   os << "/// Fills every argument with the pattern of mprt_fill (seed: the "
         "argument's\n/// index), runs once, prints the arena, device memory "
@@ -591,13 +603,14 @@ LogicalResult FunctionEmitter::emitMain() {
       os << "  int64_t " << arg << " = 0;\n";
     } else {
       auto type = cast<RankedTensorType>(argument.getType());
-      FailureOr<std::string> dtype =
-          dtypeOf(type, function.getOperation());
+      FailureOr<std::string> dtype = dtypeOf(type, function.getOperation());
       if (failed(dtype))
         return failure();
       os << "  void *" << arg << " = allocate(" << getByteSize(type).bytes
          << ");\n";
-      os << "  if (!" << arg << ") {\n    fprintf(stderr, \"cudaMalloc failed\\n\");\n    return 1;\n  }\n";
+      os << "  if (!" << arg
+         << ") {\n    fprintf(stderr, \"cudaMalloc failed\\n\");\n    return "
+            "1;\n  }\n";
       os << "  MEMPLAN_MAIN_CHECK(mprt_fill(ctx, " << *dtype << ", " << arg
          << ", " << type.getNumElements() << ", " << argument.getArgNumber()
          << "), \"mprt_fill\");\n";
@@ -609,7 +622,8 @@ LogicalResult FunctionEmitter::emitMain() {
     os << "  void *" << result << " = allocate(" << getByteSize(type).bytes
        << ");\n";
     os << "  if (!" << result
-       << ") {\n    fprintf(stderr, \"cudaMalloc failed\\n\");\n    return 1;\n  }\n";
+       << ") {\n    fprintf(stderr, \"cudaMalloc failed\\n\");\n    return "
+          "1;\n  }\n";
     callArgs += ", " + result;
   }
   os << "  MEMPLAN_MAIN_CHECK(mprt_synchronize(ctx), \"synchronize\");\n";
@@ -617,7 +631,8 @@ LogicalResult FunctionEmitter::emitMain() {
   os << "  cudaMemGetInfo(&freeBytes, &totalBytes);\n";
   os << "  size_t before = totalBytes - freeBytes;\n";
   os << "  void *arena = nullptr;\n";
-  os << "  MEMPLAN_MAIN_CHECK(" << name << "_arena_create(&arena), \"arena\");\n";
+  os << "  MEMPLAN_MAIN_CHECK(" << name
+     << "_arena_create(&arena), \"arena\");\n";
   os << "  MEMPLAN_MAIN_CHECK(" << name << "_run(" << callArgs << "), \"@"
      << function.getName() << "\");\n";
   os << "  MEMPLAN_MAIN_CHECK(mprt_synchronize(ctx), \"synchronize\");\n";
@@ -625,21 +640,24 @@ LogicalResult FunctionEmitter::emitMain() {
   os << "  size_t after = totalBytes - freeBytes;\n";
   os << "  printf(\"arena bytes: %zu\\n\", " << name << "_arena_bytes());\n";
   os << "  printf(\"device memory in use: %zu bytes before the arena, %zu "
-        "after the run (+%zu)\\n\",\n         before, after, after - before);\n";
+        "after the run (+%zu)\\n\",\n         before, after, after - "
+        "before);\n";
   os << "  FILE *dump = argc > 1 ? fopen(argv[1], \"wb\") : nullptr;\n";
-  os << "  if (argc > 1 && !dump) {\n    fprintf(stderr, \"cannot write %s\\n\", argv[1]);\n    return 1;\n  }\n";
+  os << "  if (argc > 1 && !dump) {\n    fprintf(stderr, \"cannot write "
+        "%s\\n\", argv[1]);\n    return 1;\n  }\n";
   for (auto [index, type] : llvm::enumerate(function.getResultTypes())) {
     uint64_t bytes = getByteSize(type).bytes;
     std::string result = "result" + std::to_string(index);
     os << "  {\n    uint64_t hash = 0;\n";
-    os << "    MEMPLAN_MAIN_CHECK(mprt_checksum(ctx, " << result << ", " << bytes
-       << ", &hash), \"checksum\");\n";
+    os << "    MEMPLAN_MAIN_CHECK(mprt_checksum(ctx, " << result << ", "
+       << bytes << ", &hash), \"checksum\");\n";
     os << "    printf(\"result " << index
        << " checksum: %016llx\\n\", (unsigned long long)hash);\n";
     os << "    std::vector<char> host(" << bytes << ");\n";
     os << "    if (dump && (cudaMemcpy(host.data(), " << result << ", " << bytes
        << ", cudaMemcpyDeviceToHost) != cudaSuccess ||\n"
-          "                 fwrite(host.data(), 1, host.size(), dump) != host.size())) {\n"
+          "                 fwrite(host.data(), 1, host.size(), dump) != "
+          "host.size())) {\n"
           "      fprintf(stderr, \"cannot dump result "
        << index << "\\n\");\n      return 1;\n    }\n  }\n";
   }
@@ -652,9 +670,9 @@ LogicalResult FunctionEmitter::emitMain() {
 
 } // namespace
 
-LogicalResult mlir::memplan::translateToCuda(Operation *module,
-                                             raw_ostream &output,
-                                             const CudaEmitterOptions &options) {
+LogicalResult
+mlir::memplan::translateToCuda(Operation *module, raw_ostream &output,
+                               const CudaEmitterOptions &options) {
   SmallVector<FunctionOpInterface> functions;
   module->walk([&](FunctionOpInterface function) {
     if (!function.isExternal())
@@ -675,11 +693,16 @@ LogicalResult mlir::memplan::translateToCuda(Operation *module,
         "planned; kernels\n// are calls into the memplan runtime "
         "(memplan/runtime/Runtime.h). See\n// docs/codegen.md.\n\n";
   os << "#include \"memplan/runtime/Runtime.h\"\n\n";
-  os << "#define MEMPLAN_CHECK(call)                                            \\\n"
-        "  do {                                                                \\\n"
-        "    int status_ = (call);                                             \\\n"
-        "    if (status_ != MPRT_OK)                                           \\\n"
-        "      return status_;                                                 \\\n"
+  os << "#define MEMPLAN_CHECK(call)                                           "
+        " \\\n"
+        "  do {                                                                "
+        "\\\n"
+        "    int status_ = (call);                                             "
+        "\\\n"
+        "    if (status_ != MPRT_OK)                                           "
+        "\\\n"
+        "      return status_;                                                 "
+        "\\\n"
         "  } while (0)\n\n";
   FunctionOpInterface mainFunction;
   for (FunctionOpInterface function : functions) {

@@ -30,7 +30,6 @@ int main(int argc, char **argv) {
         mlir::memplan::buildPlanOffsetsPipeline(pm, options);
       });
 
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "a compiler that embeds memplan\n",
-                        registry));
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "a compiler that embeds memplan\n", registry));
 }

@@ -63,8 +63,8 @@ LogicalResult MemPlanDialect::verifyOperationAttribute(Operation *op,
   if (name == kResultRolesAttrName) {
     auto roles = dyn_cast<ArrayAttr>(attr.getValue());
     if (!roles || roles.size() != op->getNumResults())
-      return op->emitError() << "'" << name
-                             << "' must be an array of one role per result";
+      return op->emitError()
+             << "'" << name << "' must be an array of one role per result";
     for (Attribute role : roles) {
       auto text = dyn_cast<StringAttr>(role);
       if (!text || !llvm::is_contained(kResultRoles, text.getValue()))

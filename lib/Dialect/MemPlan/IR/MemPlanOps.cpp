@@ -497,9 +497,8 @@ LogicalResult GenericOp::verify() {
     return emitOpError("scratch must be >= 0 bytes, got ") << scratch.getInt();
   if (std::optional<ArrayRef<int64_t>> aliases = getAliases()) {
     if (aliases->size() != getNumResults())
-      return emitOpError("aliases has ")
-             << aliases->size() << " entries for " << getNumResults()
-             << " results";
+      return emitOpError("aliases has ") << aliases->size() << " entries for "
+                                         << getNumResults() << " results";
     for (auto [index, operand] : llvm::enumerate(*aliases)) {
       if (operand == -1)
         continue;

@@ -1,4 +1,5 @@
-/*===- HostCudaShim.h - The CUDA runtime calls of generated code, on the CPU -===*
+/*===- HostCudaShim.h - The CUDA runtime calls of generated code, on the CPU
+ *-===*
  *
  * Generated code allocates its arena with cudaMalloc and reports memory with
  * cudaMemGetInfo. Built against the host runtime, these calls are served from

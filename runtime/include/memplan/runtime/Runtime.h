@@ -127,9 +127,8 @@ int mprt_slice(mprt_context *context, size_t element_bytes, const void *in,
 /* Copies `in` ([outer, in_axis * inner]) into the columns
  * [at * inner, (at + in_axis) * inner) of `out` ([outer, out_axis * inner]). */
 int mprt_concat_part(mprt_context *context, size_t element_bytes,
-                     const void *in, void *out, int64_t outer,
-                     int64_t in_axis, int64_t out_axis, int64_t at,
-                     int64_t inner);
+                     const void *in, void *out, int64_t outer, int64_t in_axis,
+                     int64_t out_axis, int64_t at, int64_t inner);
 int mprt_cast(mprt_context *context, mprt_dtype from, const void *in,
               mprt_dtype to, void *out, int64_t count);
 

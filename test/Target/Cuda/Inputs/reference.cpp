@@ -75,9 +75,8 @@ static Matrix rmsNorm(const Matrix &x, const Matrix &g, int rows, int cols,
 /// Causal attention of token-major q [t, heads * dim] with k, v
 /// [t, kvHeads * dim]; query head h reads key/value head h / (heads /
 /// kvHeads). Returns [t, heads * dim].
-static Matrix causalAttention(const Matrix &q, const Matrix &k,
-                              const Matrix &v, int tokens, int heads,
-                              int kvHeads, int dim) {
+static Matrix causalAttention(const Matrix &q, const Matrix &k, const Matrix &v,
+                              int tokens, int heads, int kvHeads, int dim) {
   Matrix out(size_t(tokens) * heads * dim, 0.0f);
   for (int h = 0; h < heads; ++h) {
     int kvh = h / (heads / kvHeads);
@@ -181,7 +180,8 @@ static Matrix llama() {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3 || (std::strcmp(argv[1], "gpt2") && std::strcmp(argv[1], "llama"))) {
+  if (argc != 3 ||
+      (std::strcmp(argv[1], "gpt2") && std::strcmp(argv[1], "llama"))) {
     std::fprintf(stderr, "usage: reference gpt2|llama results.bin\n");
     return 2;
   }

@@ -44,8 +44,8 @@ constexpr llvm::StringLiteral kResultRolesAttrName = "memplan.result_roles";
 
 /// The values of memplan.role and of memplan.result_roles.
 constexpr llvm::StringLiteral kArgumentRoles[] = {
-    "weight",          "quantization_scale", "input", "kv_cache",
-    "optimizer_state", "master_weight"};
+    "weight",   "quantization_scale", "input",
+    "kv_cache", "optimizer_state",    "master_weight"};
 constexpr llvm::StringLiteral kResultRoles[] = {"activation", "gradient",
                                                 "loss"};
 
