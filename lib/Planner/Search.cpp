@@ -56,9 +56,9 @@ struct Budget {
 
   /// Counts a node; false when the budget is spent.
   bool spend() {
-    ++nodes;
-    if (nodeLimit && nodes > nodeLimit)
+    if (nodeLimit && nodes >= nodeLimit)
       return false;
+    ++nodes;
     return (nodes & 1023) != 0 || Clock::now() < deadline;
   }
 };
@@ -241,6 +241,23 @@ private:
   }
 
   bool explore() {
+    // Every buffer still to place sits at or above the highest floor across
+    // its lifetime. So a section's remaining buffers all lie above the
+    // lowest such level among them, and must fit between it and the
+    // capacity.
+    lowestTop.assign(sections, UINT64_MAX);
+    for (uint32_t id = 0; id < problem.buffers.size(); ++id) {
+      if (placed[id])
+        continue;
+      uint64_t top = topOf(id);
+      for (size_t s = first[id]; s < last[id]; ++s)
+        lowestTop[s] = std::min(lowestTop[s], top);
+    }
+    for (size_t s = 0; s < sections; ++s)
+      if (remaining[s] && lowestTop[s] > floor[s] &&
+          (lowestTop[s] > capacity || capacity - lowestTop[s] < remaining[s]))
+        return false;
+
     // The lowest floor among sections that still have buffers to place.
     uint64_t level = UINT64_MAX;
     for (size_t s = 0; s < sections; ++s)
@@ -343,6 +360,9 @@ private:
     }
 
     // Branch 1: a buffer whose whole lifetime is at this level goes there.
+    // Candidates whose top meets a neighbouring floor come first: they
+    // leave a flatter skyline.
+    std::vector<std::pair<int, uint32_t>> candidates;
     for (uint32_t id : covering[lowest]) {
       if (placed[id] || topOf(id) != level)
         continue;
@@ -351,6 +371,20 @@ private:
       if (tiled && (first[id] != runStart || last[id] > runEnd ||
                     !canFinish[last[id] - runStart]))
         continue;
+      uint64_t top = level + problem.buffers[id].size;
+      int flat = 0;
+      if (first[id] > 0 && floor[first[id] - 1] == top)
+        ++flat;
+      if (last[id] < sections && floor[last[id]] == top)
+        ++flat;
+      if (top == capacity)
+        ++flat;
+      candidates.push_back({-flat, id});
+    }
+    std::stable_sort(
+        candidates.begin(), candidates.end(),
+        [](const auto &x, const auto &y) { return x.first < y.first; });
+    for (auto [unused, id] : candidates) {
       uint64_t size = problem.buffers[id].size;
       for (size_t s = first[id]; s < last[id]; ++s) {
         setFloor(s, level + size);
@@ -388,8 +422,9 @@ private:
 
   static constexpr size_t kMaxFailedStates = 1 << 22;
   std::vector<char> canFinish;
+  std::vector<uint64_t> lowestTop;
   size_t tiledEnd = 0;
-  static constexpr uint64_t kRestartBase = 512;
+  static constexpr uint64_t kRestartBase = 4096;
   uint64_t restartAt = UINT64_MAX;
   bool hitRestart = false;
 
