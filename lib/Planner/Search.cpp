@@ -15,7 +15,11 @@
 // * Pruning: a section's slack, C - floor - (bytes of unplaced buffers live
 //   there), never grows; placing a buffer on the floor keeps it, giving up a
 //   spot spends it, and a negative slack ends the branch. When C is the lower
-//   bound, no spot may be given up at all.
+//   bound, no spot may be given up at all. Every unplaced buffer sits at or
+//   above the highest floor of its lifetime, so each section's remaining
+//   buffers must also fit above the lowest such level among them.
+// * Order: candidates whose top meets a neighbouring section's floor (or the
+//   capacity) are tried first, so the skyline stays flat.
 // * Symmetry: buffers with equal size and lifetime are placed in index order.
 //
 // The optimisation tries C = lower bound first, then bisects between the
