@@ -12,11 +12,11 @@
 
 #include "memplan/Planner/Algorithms.h"
 
+#include "BufferOrder.h"
 #include "OffsetPlacement.h"
 
 #include <algorithm>
 #include <map>
-#include <numeric>
 
 using namespace memplan;
 
@@ -42,15 +42,7 @@ PlanResult memplan::planSharedObjects(const Problem &problem) {
   if (std::string error = checkProblem(problem); !error.empty())
     return {{}, error};
   const std::vector<Buffer> &buffers = problem.buffers;
-  std::vector<uint32_t> order(buffers.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    if (buffers[a].size != buffers[b].size)
-      return buffers[a].size > buffers[b].size;
-    if (buffers[a].start != buffers[b].start)
-      return buffers[a].start < buffers[b].start;
-    return a < b;
-  });
+  std::vector<uint32_t> order = orderBySizeThenStart(problem);
 
   std::vector<SharedObject> objects;
   SharedObjectsSummary summary;
