@@ -49,13 +49,7 @@ TEST_P(EveryAlgorithm, HonoursAlignment) {
 
 INSTANTIATE_TEST_SUITE_P(Planner, EveryAlgorithm,
                          ::testing::ValuesIn(kAllAlgorithms),
-                         [](const auto &info) {
-                           std::string name(getAlgorithmName(info.param));
-                           for (char &c : name)
-                             if (c == '-')
-                               c = '_';
-                           return name;
-                         });
+                         algorithmTestName);
 
 // A chain a -> b -> c -> d of 4 buffers where each dies as the next is born
 // (each op reads its input while writing its output): two at a time.

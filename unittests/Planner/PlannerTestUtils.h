@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <initializer_list>
+#include <string>
 
 namespace memplan::test {
 
@@ -35,6 +36,16 @@ inline Solution planAndValidate(const Problem &problem, Algorithm algorithm) {
 constexpr Algorithm kAllAlgorithms[] = {
     Algorithm::Naive, Algorithm::GreedyBySize, Algorithm::GreedyByBreadth,
     Algorithm::BestFit, Algorithm::SharedObjects};
+
+/// A test name for a suite parameterised by algorithm ("greedy_by_size").
+inline std::string
+algorithmTestName(const ::testing::TestParamInfo<Algorithm> &info) {
+  std::string name(getAlgorithmName(info.param));
+  for (char &c : name)
+    if (c == '-')
+      c = '_';
+  return name;
+}
 
 } // namespace memplan::test
 

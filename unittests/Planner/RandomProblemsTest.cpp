@@ -58,13 +58,7 @@ TEST_P(RandomProblems, LargeProblemsAreValid) {
 
 INSTANTIATE_TEST_SUITE_P(Planner, RandomProblems,
                          ::testing::ValuesIn(kAllAlgorithms),
-                         [](const auto &info) {
-                           std::string name(getAlgorithmName(info.param));
-                           for (char &c : name)
-                             if (c == '-')
-                               c = '_';
-                           return name;
-                         });
+                         algorithmTestName);
 
 TEST(RandomProblems, GreedyBySizeNeverWorseThanNaive) {
   std::mt19937_64 rng(42);
