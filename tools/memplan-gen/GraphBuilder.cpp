@@ -183,25 +183,25 @@ Value GraphBuilder::mul(Value lhs, Value rhs) {
   return result;
 }
 
-Value GraphBuilder::gelu(Value input) {
-  Value result = GeluOp::create(builder, loc, input.getType(), input);
+void GraphBuilder::recordActivationBackward(Value input, Value result,
+                                            StringRef backward) {
   record([=, this] {
     if (Value dy = gradientOf(result))
-      accumulate(input, generic("gelu_backward", {dy, input}, {input.getType()},
+      accumulate(input, generic(backward, {dy, input}, {input.getType()},
                                 {"activation"})
                             .front());
   });
+}
+
+Value GraphBuilder::gelu(Value input) {
+  Value result = GeluOp::create(builder, loc, input.getType(), input);
+  recordActivationBackward(input, result, "gelu_backward");
   return result;
 }
 
 Value GraphBuilder::silu(Value input) {
   Value result = SiluOp::create(builder, loc, input.getType(), input);
-  record([=, this] {
-    if (Value dy = gradientOf(result))
-      accumulate(input, generic("silu_backward", {dy, input}, {input.getType()},
-                                {"activation"})
-                            .front());
-  });
+  recordActivationBackward(input, result, "silu_backward");
   return result;
 }
 

@@ -102,6 +102,10 @@ private:
       tape.push_back(std::move(step));
   }
   llvm::StringRef roleOf(mlir::Value value) const;
+  /// Records the backward step of an elementwise activation: a generic op
+  /// `backward` (dy, input) -> d input, with an activation-sized result.
+  void recordActivationBackward(mlir::Value input, mlir::Value result,
+                                llvm::StringRef backward);
 
   mlir::MLIRContext *context;
   mlir::OwningOpRef<mlir::ModuleOp> module;
