@@ -21,6 +21,16 @@
 // * Order: candidates whose top meets a neighbouring section's floor (or the
 //   capacity) are tried first, so the skyline stays flat.
 // * Symmetry: buffers with equal size and lifetime are placed in index order.
+// * Decomposition: where no unplaced buffer is live across a point of the
+//   schedule, the two sides are solved one after the other, and a side
+//   without a solution ends the branch at once.
+// * Reduction: where both sections around a point are full at C, a buffer
+//   ending there and a buffer starting there (the only ones) share their
+//   offset in every plan, and are searched as one buffer.
+// * Per node, the highest floor over a lifetime comes from a range-maximum
+//   tree, and each section's lowest reachable level from painting the
+//   sections in order of level: O(n log n + sections), not the sum of all
+//   lifetimes.
 //
 // The optimisation tries C = lower bound first, then bisects between the
 // lower bound and the best arena found, every call within what is left of
@@ -30,6 +40,7 @@
 
 #include "memplan/Planner/Search.h"
 
+#include "SearchBudget.h"
 #include "TimeAxis.h"
 #include "memplan/Planner/Validator.h"
 
@@ -39,33 +50,11 @@
 #include <random>
 #include <tuple>
 #include <unordered_set>
+#include <utility>
 
 using namespace memplan;
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-enum class Outcome { Found, Infeasible, OutOfBudget };
-
-struct Budget {
-  Clock::time_point deadline;
-  uint64_t nodeLimit = 0; ///< 0: none
-  uint64_t nodes = 0;
-
-  /// Whether any budget is left, without spending it.
-  bool spendOk() const {
-    return (!nodeLimit || nodes < nodeLimit) && Clock::now() < deadline;
-  }
-
-  /// Counts a node; false when the budget is spent.
-  bool spend() {
-    if (nodeLimit && nodes >= nodeLimit)
-      return false;
-    ++nodes;
-    return (nodes & 1023) != 0 || Clock::now() < deadline;
-  }
-};
 
 /// The decision procedure on one problem (sizes already padded to the
 /// alignment, zero-sized buffers removed).
@@ -98,13 +87,7 @@ public:
     // Random keys for hashing search states (Zobrist): one per buffer, and
     // a multiplier per section for its floor.
     uint64_t state = 0x9e3779b97f4a7c15ull;
-    auto next = [&state]() {
-      state += 0x9e3779b97f4a7c15ull;
-      uint64_t z = state;
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-      return z ^ (z >> 31);
-    };
+    auto next = [&state]() { return splitMix64(state); };
     for (uint32_t i = 0; i < n; ++i)
       blockKey.push_back({next(), next()});
     for (size_t s = 0; s < sections; ++s)
@@ -127,16 +110,26 @@ public:
   }
 
   /// Looks for a plan within `capacity`; on success `offsets` holds it.
-  Outcome decide(uint64_t capacity, Budget &budget) {
+  SearchOutcome decide(uint64_t capacity, SearchBudget &budget) {
     size_t n = problem.buffers.size();
     this->capacity = capacity;
     this->budget = &budget;
     outOfBudget = false;
     floor.assign(sections, 0);
+    leaves = 1;
+    while (leaves < sections)
+      leaves *= 2;
+    buildHighest();
     remaining.assign(sections, 0);
     placed.assign(n, false);
     offsets.assign(n, 0);
     unplacedCount = n;
+    lo = 0;
+    hi = sections;
+    done = 0;
+    lowestTop.assign(sections + 1, UINT64_MAX);
+    unpainted.assign(sections + 1, 0);
+    tops.assign(n, 0);
     failed.clear();
     hash = {0, 0};
     for (size_t s = 0; s < sections; ++s)
@@ -146,34 +139,32 @@ public:
         remaining[s] += problem.buffers[i].size;
     for (size_t s = 0; s < sections; ++s)
       if (remaining[s] > capacity)
-        return Outcome::Infeasible;
+        return SearchOutcome::Infeasible;
     // Restarts (Luby et al. 1993) with reshuffled candidate orders, so that
     // one bad early choice cannot hold the whole budget; failed states are
     // remembered across restarts.
     bool found = false;
-    std::vector<uint64_t> baseFloor = floor, baseRemaining = remaining;
-    Key baseHash = hash;
+    Snapshot start = snapshot();
     std::mt19937_64 shuffle(capacity);
     for (uint64_t restart = 1;; ++restart) {
-      restartAt = budget.nodes + kRestartBase * luby(restart);
+      restartAt = budget.nodes + kRestartBase * lubySequence(restart);
       hitRestart = false;
       found = search();
       if (found || !hitRestart || !budget.spendOk())
         break;
       outOfBudget = false;
-      floor = baseFloor;
-      remaining = baseRemaining;
-      hash = baseHash;
-      placed.assign(n, false);
-      unplacedCount = n;
+      restore(start);
+      lo = 0;
+      hi = sections;
+      done = 0;
       for (std::vector<uint32_t> &list : covering)
         std::shuffle(list.begin(), list.end(), shuffle);
     }
     if (hitRestart && !found)
       outOfBudget = true;
     if (found)
-      return Outcome::Found;
-    return outOfBudget ? Outcome::OutOfBudget : Outcome::Infeasible;
+      return SearchOutcome::Found;
+    return outOfBudget ? SearchOutcome::OutOfBudget : SearchOutcome::Infeasible;
   }
 
   std::vector<uint64_t> offsets;
@@ -183,38 +174,21 @@ private:
   /// section's floor. The future of the search depends on nothing else, so
   /// a state that failed once fails again, however it is reached (for
   /// example, buffers of one lifetime stacked in another order).
-  struct Key {
-    uint64_t a, b;
-    Key operator^(const Key &other) const { return {a ^ other.a, b ^ other.b}; }
-    bool operator==(const Key &other) const {
-      return a == other.a && b == other.b;
-    }
-  };
-  struct KeyHash {
-    size_t operator()(const Key &key) const { return key.a; }
-  };
-  Key floorKey(size_t s, uint64_t value) const {
+  StateKey floorKey(size_t s, uint64_t value) const {
     return {(value + 0x632be59bd9b4e019ull) * sectionKey[s].a,
             (value ^ 0x85157af5f1ad2dedull) * sectionKey[s].b};
   }
   void setFloor(size_t s, uint64_t value) {
     hash = hash ^ floorKey(s, floor[s]) ^ floorKey(s, value);
     floor[s] = value;
-  }
-
-  size_t maxPlaced = 0;
-  static uint64_t luby(uint64_t i) {
-    for (uint64_t k = 1;; ++k) {
-      if (i == (uint64_t(1) << k) - 1)
-        return uint64_t(1) << (k - 1);
-      if (i >= (uint64_t(1) << (k - 1)) && i < (uint64_t(1) << k) - 1)
-        return luby(i - (uint64_t(1) << (k - 1)) + 1);
-    }
+    size_t at = s + leaves;
+    highest[at] = value;
+    for (at >>= 1; at; at >>= 1)
+      highest[at] = std::max(highest[2 * at], highest[2 * at + 1]);
   }
 
   bool search() {
-    maxPlaced = std::max(maxPlaced, problem.buffers.size() - unplacedCount);
-    if (unplacedCount == 0)
+    if (unplacedCount == done)
       return true;
     if (!budget->spend()) {
       outOfBudget = true;
@@ -239,9 +213,69 @@ private:
   /// The highest floor across buffer `id`'s lifetime: where it would go.
   uint64_t topOf(uint32_t id) const {
     uint64_t top = 0;
-    for (size_t s = first[id]; s < last[id]; ++s)
-      top = std::max(top, floor[s]);
+    for (size_t a = first[id] + leaves, b = last[id] + leaves; a < b;
+         a >>= 1, b >>= 1) {
+      if (a & 1)
+        top = std::max(top, highest[a++]);
+      if (b & 1)
+        top = std::max(top, highest[--b]);
+    }
     return top;
+  }
+
+  /// Where no unplaced buffer is live across a boundary between sections,
+  /// what lies left of it and what lies right of it are independent: each
+  /// part is solved on its own, and a part without a solution ends the
+  /// branch without trying other placements in the other parts. (Otherwise
+  /// depth-first search would revisit the choices of one part for every
+  /// failure of another.) Returns nothing when the sections being solved form
+  /// one part; otherwise whether every part was solved.
+  std::optional<bool> decompose() {
+    // `pending`: the unplaced buffers of [lo, hi), from explore().
+    crossing.assign(hi - lo + 1, 0);
+    starts.assign(hi - lo, 0);
+    for (uint32_t id : pending) {
+      ++crossing[first[id] + 1 - lo];
+      --crossing[last[id] - lo];
+      ++starts[first[id] - lo];
+    }
+    // Parts: (unplaced buffers, first section, end section).
+    std::vector<std::tuple<size_t, size_t, size_t>> parts;
+    int64_t live = 0;
+    for (size_t s = lo; s < hi; ++s) {
+      live += crossing[s - lo];
+      if (s == lo || live == 0)
+        parts.push_back({0, s, s + 1});
+      else
+        std::get<2>(parts.back()) = s + 1;
+      std::get<0>(parts.back()) += starts[s - lo];
+    }
+    parts.erase(
+        std::remove_if(parts.begin(), parts.end(),
+                       [](const auto &p) { return std::get<0>(p) == 0; }),
+        parts.end());
+    if (parts.size() < 2)
+      return std::nullopt;
+    // The smallest parts first: they are the cheapest to solve or refute.
+    std::sort(parts.begin(), parts.end());
+    Snapshot saved = snapshot();
+    size_t savedLo = lo, savedHi = hi, savedDone = done;
+    bool solved = true;
+    for (auto [count, a, b] : parts) {
+      lo = a;
+      hi = b;
+      done = unplacedCount - count;
+      if (!search()) {
+        solved = false;
+        break;
+      }
+    }
+    lo = savedLo;
+    hi = savedHi;
+    done = savedDone;
+    if (!solved)
+      restore(saved);
+    return solved;
   }
 
   bool explore() {
@@ -249,22 +283,47 @@ private:
     // its lifetime. So a section's remaining buffers all lie above the
     // lowest such level among them, and must fit between it and the
     // capacity.
-    lowestTop.assign(sections, UINT64_MAX);
-    for (uint32_t id = 0; id < problem.buffers.size(); ++id) {
-      if (placed[id])
-        continue;
-      uint64_t top = topOf(id);
-      for (size_t s = first[id]; s < last[id]; ++s)
-        lowestTop[s] = std::min(lowestTop[s], top);
+    // Only the sections of the part being solved change (see decompose()),
+    // and only its buffers are unplaced there. Painting the sections from
+    // the lowest top up gives each its lowest top, each section once.
+    pending.clear();
+    for (uint32_t id = 0; id < problem.buffers.size(); ++id)
+      if (!placed[id] && first[id] >= lo && last[id] <= hi) {
+        tops[id] = topOf(id);
+        pending.push_back(id);
+      }
+    std::sort(pending.begin(), pending.end(),
+              [&](uint32_t a, uint32_t b) { return tops[a] < tops[b]; });
+    for (size_t s = lo; s <= hi; ++s) {
+      lowestTop[s] = UINT64_MAX;
+      unpainted[s] = s;
     }
-    for (size_t s = 0; s < sections; ++s)
+    auto nextUnpainted = [&](size_t s) {
+      size_t root = s;
+      while (unpainted[root] != root)
+        root = unpainted[root];
+      while (unpainted[s] != root)
+        s = std::exchange(unpainted[s], root);
+      return root;
+    };
+    for (uint32_t id : pending)
+      for (size_t s = nextUnpainted(first[id]); s < last[id];
+           s = nextUnpainted(s + 1)) {
+        lowestTop[s] = tops[id];
+        unpainted[s] = s + 1;
+      }
+    for (size_t s = lo; s < hi; ++s)
       if (remaining[s] && lowestTop[s] > floor[s] &&
           (lowestTop[s] > capacity || capacity - lowestTop[s] < remaining[s]))
         return false;
 
+    std::optional<bool> parts = decompose();
+    if (parts)
+      return *parts;
+
     // The lowest floor among sections that still have buffers to place.
     uint64_t level = UINT64_MAX;
-    for (size_t s = 0; s < sections; ++s)
+    for (size_t s = lo; s < hi; ++s)
       if (remaining[s])
         level = std::min(level, floor[s]);
 
@@ -273,16 +332,16 @@ private:
     // run must tile it end to end, the first one starting where the run
     // does. A run that cannot be tiled ends the branch; the most constrained
     // tileable run is where to branch.
-    size_t lowest = sections, fewest = SIZE_MAX;
+    size_t lowest = hi, fewest = SIZE_MAX;
     bool tiled = false;
-    for (size_t a = 0; a < sections;) {
+    for (size_t a = lo; a < hi;) {
       if (!remaining[a] || floor[a] != level) {
         ++a;
         continue;
       }
       size_t b = a;
       bool noSlack = true;
-      while (b < sections && remaining[b] && floor[b] == level) {
+      while (b < hi && remaining[b] && floor[b] == level) {
         noSlack &= capacity - floor[b] == remaining[b];
         ++b;
       }
@@ -293,7 +352,7 @@ private:
         for (size_t x = b; x-- > a;)
           for (uint32_t id : covering[x])
             if (first[id] == x && !placed[id] && last[id] <= b &&
-                canFinish[last[id] - a] && topOf(id) == level) {
+                canFinish[last[id] - a] && tops[id] == level) {
               canFinish[x - a] = true;
               break;
             }
@@ -302,7 +361,7 @@ private:
         size_t count = 0;
         for (uint32_t id : covering[a])
           if (first[id] == a && !placed[id] && last[id] <= b &&
-              canFinish[last[id] - a] && topOf(id) == level &&
+              canFinish[last[id] - a] && tops[id] == level &&
               (previousTwin[id] < 0 || placed[previousTwin[id]]))
             ++count;
         if (count == 0)
@@ -323,7 +382,7 @@ private:
           for (uint32_t id : covering[s]) {
             if (placed[id])
               continue;
-            uint64_t top = topOf(id);
+            uint64_t top = tops[id];
             if (top != level)
               raise = std::min(raise, top);
             else if (previousTwin[id] < 0 || placed[previousTwin[id]])
@@ -344,8 +403,8 @@ private:
     uint64_t raiseTo = UINT64_MAX;
     if (!tiled)
       for (uint32_t id : covering[lowest])
-        if (!placed[id] && topOf(id) != level)
-          raiseTo = std::min(raiseTo, topOf(id));
+        if (!placed[id] && tops[id] != level)
+          raiseTo = std::min(raiseTo, tops[id]);
     // In a tiled run, only buffers that start it and leave a tileable rest.
     size_t runStart = lowest, runEnd = tiledEnd;
     std::vector<char> allowed;
@@ -357,7 +416,7 @@ private:
       for (size_t x = runEnd; x-- > runStart;)
         for (uint32_t id : covering[x])
           if (first[id] == x && !placed[id] && last[id] <= runEnd &&
-              canFinish[last[id] - runStart] && topOf(id) == level) {
+              canFinish[last[id] - runStart] && tops[id] == level) {
             canFinish[x - runStart] = true;
             break;
           }
@@ -368,7 +427,7 @@ private:
     // leave a flatter skyline.
     std::vector<std::pair<int, uint32_t>> candidates;
     for (uint32_t id : covering[lowest]) {
-      if (placed[id] || topOf(id) != level)
+      if (placed[id] || tops[id] != level)
         continue;
       if (previousTwin[id] >= 0 && !placed[previousTwin[id]])
         continue;
@@ -424,9 +483,45 @@ private:
     return false;
   }
 
+  struct Snapshot {
+    std::vector<uint64_t> floor, remaining;
+    std::vector<bool> placed;
+    size_t unplacedCount;
+    StateKey hash;
+  };
+  Snapshot snapshot() const {
+    return {floor, remaining, placed, unplacedCount, hash};
+  }
+  /// The range-maximum tree over the floors, from `floor`.
+  void buildHighest() {
+    highest.assign(2 * leaves, 0);
+    std::copy(floor.begin(), floor.end(), highest.begin() + leaves);
+    for (size_t at = leaves; at-- > 1;)
+      highest[at] = std::max(highest[2 * at], highest[2 * at + 1]);
+  }
+  void restore(const Snapshot &saved) {
+    floor = saved.floor;
+    buildHighest();
+    remaining = saved.remaining;
+    placed = saved.placed;
+    unplacedCount = saved.unplacedCount;
+    hash = saved.hash;
+  }
+
   static constexpr size_t kMaxFailedStates = 1 << 22;
+  /// The sections being solved, [lo, hi), and the number of unplaced
+  /// buffers at which they are all placed.
+  size_t lo = 0, hi = 0, done = 0;
+  std::vector<int64_t> crossing;
+  std::vector<size_t> starts, unpainted;
+  /// A range-maximum tree over `floor`: leaf s at leaves + s.
+  size_t leaves = 1;
+  std::vector<uint64_t> highest;
+  std::vector<uint32_t> pending;
   std::vector<char> canFinish;
   std::vector<uint64_t> lowestTop;
+  /// topOf() of every unplaced buffer, as of the current node.
+  std::vector<uint64_t> tops;
   size_t tiledEnd = 0;
   static constexpr uint64_t kRestartBase = 4096;
   uint64_t restartAt = UINT64_MAX;
@@ -438,17 +533,78 @@ private:
   std::vector<size_t> first, last;
   std::vector<std::vector<uint32_t>> covering;
   std::vector<int32_t> previousTwin;
-  std::vector<Key> blockKey, sectionKey;
+  std::vector<StateKey> blockKey, sectionKey;
 
   uint64_t capacity = 0;
-  Budget *budget = nullptr;
+  SearchBudget *budget = nullptr;
   bool outOfBudget = false;
   std::vector<uint64_t> floor, remaining;
   std::vector<bool> placed;
   size_t unplacedCount = 0;
-  Key hash{0, 0};
-  std::unordered_set<Key, KeyHash> failed;
+  StateKey hash{0, 0};
+  std::unordered_set<StateKey, StateKeyHash> failed;
 };
+
+/// A problem whose buffers are chains of the original ones, and the chain
+/// of each original buffer.
+struct MergedProblem {
+  Problem problem;
+  std::vector<uint32_t> groupOf;
+};
+
+/// Where the sections on both sides of a point are full at `capacity` (their
+/// live bytes equal it), the bytes freed by the buffers that end there are
+/// exactly the bytes taken by the buffers that start there. With one of
+/// each, they have the same size and must have the same offset: in every
+/// plan within `capacity` they are one buffer. Chains them.
+MergedProblem mergeAtFullBoundaries(const Problem &problem, uint64_t capacity) {
+  size_t n = problem.buffers.size();
+  MergedProblem merged;
+  TimeAxis axis(problem);
+  size_t sections = axis.size() ? axis.size() - 1 : 0;
+  std::vector<std::vector<uint32_t>> ending(sections + 1),
+      starting(sections + 1);
+  std::vector<size_t> first(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    first[i] = axis.rank(problem.buffers[i].start);
+    starting[first[i]].push_back(i);
+    ending[axis.rank(problem.buffers[i].end)].push_back(i);
+  }
+  std::vector<uint64_t> load(sections, 0);
+  uint64_t live = 0;
+  bool saturated = false;
+  for (size_t s = 0; s < sections; ++s) {
+    for (uint32_t id : starting[s]) {
+      saturated |= live + problem.buffers[id].size < live;
+      live += problem.buffers[id].size;
+    }
+    for (uint32_t id : ending[s])
+      live -= problem.buffers[id].size;
+    load[s] = saturated ? UINT64_MAX : live;
+  }
+  // next[i]: the buffer chained after i (it starts where i ends).
+  std::vector<int64_t> next(n, -1);
+  std::vector<bool> chained(n, false);
+  for (size_t r = 1; r < sections; ++r)
+    if (load[r - 1] == capacity && load[r] == capacity &&
+        ending[r].size() == 1 && starting[r].size() == 1) {
+      next[ending[r][0]] = starting[r][0];
+      chained[starting[r][0]] = true;
+    }
+  merged.groupOf.assign(n, 0);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (chained[i])
+      continue;
+    Buffer buffer = problem.buffers[i];
+    uint32_t group = merged.problem.buffers.size();
+    for (int64_t k = i; k >= 0; k = next[k]) {
+      merged.groupOf[k] = group;
+      buffer.end = problem.buffers[k].end;
+    }
+    merged.problem.buffers.push_back(buffer);
+  }
+  return merged;
+}
 
 /// The best of the greedy offset algorithms.
 PlanResult bestGreedy(const Problem &problem) {
@@ -467,7 +623,7 @@ PlanResult bestGreedy(const Problem &problem) {
 
 PlanResult memplan::planSearch(const Problem &problem,
                                const SearchOptions &options) {
-  auto started = Clock::now();
+  auto started = SearchClock::now();
   PlanResult result = bestGreedy(problem);
   if (!result.ok())
     return result;
@@ -475,14 +631,14 @@ PlanResult memplan::planSearch(const Problem &problem,
   summary.startArena = result.solution.arenaSize;
   uint64_t lowerBound = computeLowerBound(problem);
   uint64_t target = options.capacity.value_or(lowerBound);
-  Budget budget;
+  SearchBudget budget;
   auto finish = [&](PlanResult plan, bool proven) {
     summary.nodes = budget.nodes;
     summary.provenOptimal = proven || plan.solution.arenaSize == lowerBound;
     summary.capacityMet =
         !options.capacity || plan.solution.arenaSize <= *options.capacity;
     summary.seconds =
-        std::chrono::duration<double>(Clock::now() - started).count();
+        std::chrono::duration<double>(SearchClock::now() - started).count();
     plan.solution.search = summary;
     return plan;
   };
@@ -515,29 +671,41 @@ PlanResult memplan::planSearch(const Problem &problem,
   SkylineSearch search(padded);
   budget.deadline =
       started +
-      std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration_cast<SearchClock::duration>(
           std::chrono::duration<double>(std::max(0.0, options.seconds)));
   budget.nodeLimit = options.nodeLimit;
 
   // Tries capacity `c`: a found plan replaces the best one.
   // `half`: this attempt gets half of what is left of the budget.
   auto attempt = [&](uint64_t c, bool half) {
-    Budget share = budget;
+    SearchBudget share = budget;
     if (half) {
-      share.deadline = Clock::now() + (budget.deadline - Clock::now()) / 2;
+      share.deadline =
+          SearchClock::now() + (budget.deadline - SearchClock::now()) / 2;
       if (budget.nodeLimit)
         share.nodeLimit = budget.nodes + (budget.nodeLimit - budget.nodes) / 2;
     }
-    Outcome outcome = search.decide(c, share);
+    SearchOutcome outcome;
+    std::vector<uint64_t> offsets;
+    MergedProblem merged = mergeAtFullBoundaries(padded, c);
+    if (merged.problem.buffers.size() < padded.buffers.size()) {
+      SkylineSearch reduced(merged.problem);
+      outcome = reduced.decide(c, share);
+      for (uint32_t group : merged.groupOf)
+        offsets.push_back(reduced.offsets[group]);
+    } else {
+      outcome = search.decide(c, share);
+      offsets = search.offsets;
+    }
     budget.nodes = share.nodes;
-    if (outcome == Outcome::Found) {
+    if (outcome == SearchOutcome::Found) {
       Solution solution;
       solution.offsets.assign(problem.buffers.size(), 0);
       for (size_t k = 0; k < original.size(); ++k) {
         uint32_t i = original[k];
-        solution.offsets[i] = search.offsets[k];
-        solution.arenaSize = std::max(
-            solution.arenaSize, search.offsets[k] + problem.buffers[i].size);
+        solution.offsets[i] = offsets[k];
+        solution.arenaSize =
+            std::max(solution.arenaSize, offsets[k] + problem.buffers[i].size);
       }
       // Never trust an unchecked plan; never return a worse one.
       if (!validateSolution(problem, solution) &&
@@ -550,22 +718,22 @@ PlanResult memplan::planSearch(const Problem &problem,
   uint64_t paddedBound = computeLowerBound(padded);
   uint64_t low = std::max(paddedBound, options.capacity ? target : paddedBound);
   if (options.capacity) {
-    Outcome outcome = attempt(*options.capacity, false);
-    summary.capacityImpossible = outcome == Outcome::Infeasible && exact;
+    SearchOutcome outcome = attempt(*options.capacity, false);
+    summary.capacityImpossible = outcome == SearchOutcome::Infeasible && exact;
     return finish(std::move(result), false);
   }
   // First the lower bound itself, with half of the budget; then bisect.
-  Outcome first = attempt(low, true);
-  if (first == Outcome::Infeasible)
+  SearchOutcome first = attempt(low, true);
+  if (first == SearchOutcome::Infeasible)
     ++low;
-  bool allProofs = first == Outcome::Infeasible;
-  while (first != Outcome::Found && low < result.solution.arenaSize) {
+  bool allProofs = first == SearchOutcome::Infeasible;
+  while (first != SearchOutcome::Found && low < result.solution.arenaSize) {
     uint64_t high = result.solution.arenaSize - 1;
     uint64_t middle = low + (high - low) / 2;
-    Outcome outcome = attempt(middle, false);
-    if (outcome == Outcome::Found)
+    SearchOutcome outcome = attempt(middle, false);
+    if (outcome == SearchOutcome::Found)
       continue; // the best arena dropped to at most `middle`
-    if (outcome == Outcome::OutOfBudget) {
+    if (outcome == SearchOutcome::OutOfBudget) {
       allProofs = false;
       break;
     }
