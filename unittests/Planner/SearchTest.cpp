@@ -76,6 +76,49 @@ TEST(Search, MatchesAnExhaustiveSolverOnSmallProblems) {
   EXPECT_GT(belowGreedy, 20) << belowGreedy;
 }
 
+// Packed problems (every section full at the lower bound) with a few random
+// buffers on top: where sections are full at a capacity, the search chains
+// buffers that must share offsets there, which must never lose the optimum.
+TEST(Search, MatchesAnExhaustiveSolverOnPackedProblemsWithExtras) {
+  SearchOptions options;
+  options.seconds = 30;
+  int packedOnly = 0;
+  for (uint64_t seed = 0; seed < 300; ++seed) {
+    size_t pieces = 5 + seed % 4;
+    Problem problem = generatePackedProblem(seed, pieces, 5, 12);
+    Problem extra =
+        generateRandomProblem(seed, pieces < 7 ? seed % 3 : 0, 5, 3, 6);
+    problem.buffers.insert(problem.buffers.end(), extra.buffers.begin(),
+                           extra.buffers.end());
+    uint64_t optimum = exhaustiveOptimum(problem);
+    Solution solution = search(problem, options);
+    EXPECT_EQ(solution.arenaSize, optimum) << "seed " << seed;
+    EXPECT_TRUE(solution.search->provenOptimal) << "seed " << seed;
+    packedOnly += extra.buffers.empty();
+  }
+  EXPECT_GT(packedOnly, 50);
+}
+
+// Where one buffer ends at a point between full sections and several start
+// there, these fill its bytes; only if they also end together are they one
+// block with it. Here they do not: as a block they would keep s1's bytes
+// until s2 ends, and t, which needs the bytes of v and s1, would not fit.
+TEST(Search, ChainsOnlyBuffersThatEndTogether) {
+  Problem problem;
+  problem.buffers = {{4, 0, 1, 1},  // e: ends at 1
+                     {2, 0, 2, 1},  // v: beside e, then beside s1 and s2
+                     {2, 1, 2, 1},  // s1: starts where e ends
+                     {2, 1, 3, 1},  // s2: starts there too, ends later
+                     {4, 2, 3, 1}}; // t: takes what v and s1 free
+  ASSERT_EQ(computeLowerBound(problem), 6u);
+  ASSERT_EQ(exhaustiveOptimum(problem), 6u);
+  SearchOptions options;
+  options.capacity = 6;
+  Solution solution = search(problem, options);
+  EXPECT_EQ(solution.arenaSize, 6u);
+  EXPECT_FALSE(solution.search->capacityImpossible);
+}
+
 TEST(Search, ReachesTheLowerBoundOnPackedProblems) {
   SearchOptions options;
   options.seconds = 30;
