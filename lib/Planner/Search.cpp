@@ -130,7 +130,12 @@ public:
     lowestTop.assign(sections + 1, UINT64_MAX);
     unpainted.assign(sections + 1, 0);
     tops.assign(n, 0);
-    failed.clear();
+    // Failed states stay failed at the same capacity: a later call (the
+    // next turn of a round robin) skips what earlier ones exhausted.
+    if (capacity != failedCapacity) {
+      failed.clear();
+      failedCapacity = capacity;
+    }
     hash = {0, 0};
     for (size_t s = 0; s < sections; ++s)
       hash = hash ^ floorKey(s, 0);
@@ -543,6 +548,7 @@ private:
   size_t unplacedCount = 0;
   StateKey hash{0, 0};
   std::unordered_set<StateKey, StateKeyHash> failed;
+  uint64_t failedCapacity = UINT64_MAX;
 };
 
 /// A problem whose buffers are blocks of the original ones: each original
@@ -663,6 +669,43 @@ MergedProblem mergeAtFullBoundaries(const Problem &problem, uint64_t capacity) {
   return merged;
 }
 
+/// mergeAtFullBoundaries() forwards and backwards in time (its rules look
+/// at blocks formed earlier), until nothing more merges.
+MergedProblem reduceAtFullBoundaries(const Problem &problem,
+                                     uint64_t capacity) {
+  MergedProblem result;
+  result.problem = problem;
+  result.blockOf.resize(problem.buffers.size());
+  std::iota(result.blockOf.begin(), result.blockOf.end(), 0);
+  result.within.assign(problem.buffers.size(), 0);
+  auto mirror = [](Problem &p) {
+    for (Buffer &buffer : p.buffers)
+      std::tie(buffer.start, buffer.end) =
+          std::make_pair(-buffer.end, -buffer.start);
+  };
+  size_t unchanged = 0;
+  for (bool backward = false; unchanged < 2; backward = !backward) {
+    size_t before = result.problem.buffers.size();
+    if (backward)
+      mirror(result.problem);
+    MergedProblem step = mergeAtFullBoundaries(result.problem, capacity);
+    if (backward)
+      mirror(step.problem);
+    for (size_t k = 0; k < result.blockOf.size(); ++k) {
+      uint32_t block = result.blockOf[k];
+      result.within[k] += step.within[block];
+      result.blockOf[k] = step.blockOf[block];
+    }
+    result.problem = std::move(step.problem);
+    unchanged = result.problem.buffers.size() == before ? unchanged + 1 : 0;
+  }
+  return result;
+}
+
+/// The node budget of the first turn of each problem in planSearch's
+/// round robin between a reduced problem and the original.
+constexpr uint64_t kFirstTurnNodes = 16384;
+
 /// The best of the greedy offset algorithms.
 PlanResult bestGreedy(const Problem &problem) {
   PlanResult best = planGreedyBySize(problem);
@@ -742,18 +785,37 @@ PlanResult memplan::planSearch(const Problem &problem,
       if (budget.nodeLimit)
         share.nodeLimit = budget.nodes + (budget.nodeLimit - budget.nodes) / 2;
     }
-    SearchOutcome outcome;
+    SearchOutcome outcome = SearchOutcome::OutOfBudget;
     std::vector<uint64_t> offsets;
-    MergedProblem merged = mergeAtFullBoundaries(padded, c);
-    if (merged.problem.buffers.size() < padded.buffers.size()) {
-      SkylineSearch reduced(merged.problem);
-      outcome = reduced.decide(c, share);
-      for (size_t k = 0; k < merged.blockOf.size(); ++k)
-        offsets.push_back(reduced.offsets[merged.blockOf[k]] +
-                          merged.within[k]);
-    } else {
+    MergedProblem merged = reduceAtFullBoundaries(padded, c);
+    if (merged.problem.buffers.size() == padded.buffers.size()) {
       outcome = search.decide(c, share);
       offsets = search.offsets;
+    } else {
+      // Both problems are searched, in turns of doubling node budgets: the
+      // reduced one is smaller, but its search may take a bad turn that the
+      // other's does not (runtimes are heavy-tailed).
+      SkylineSearch reduced(merged.problem);
+      for (uint64_t turn = kFirstTurnNodes;
+           outcome == SearchOutcome::OutOfBudget && share.spendOk(); turn *= 2)
+        for (SkylineSearch *which : {&reduced, &search}) {
+          SearchBudget slice = share;
+          if (!share.nodeLimit || share.nodeLimit - share.nodes > turn)
+            slice.nodeLimit = share.nodes + turn;
+          outcome = which->decide(c, slice);
+          share.nodes = slice.nodes;
+          if (outcome != SearchOutcome::OutOfBudget) {
+            if (which == &search)
+              offsets = search.offsets;
+            else
+              for (size_t k = 0; k < merged.blockOf.size(); ++k)
+                offsets.push_back(reduced.offsets[merged.blockOf[k]] +
+                                  merged.within[k]);
+            break;
+          }
+          if (!share.spendOk())
+            break;
+        }
     }
     budget.nodes = share.nodes;
     if (outcome == SearchOutcome::Found) {
