@@ -127,8 +127,6 @@ public:
     lo = 0;
     hi = sections;
     done = 0;
-    lowestTop.assign(sections + 1, UINT64_MAX);
-    unpainted.assign(sections + 1, 0);
     tops.assign(n, 0);
     // Failed states stay failed at the same capacity: a later call (the
     // next turn of a round robin) skips what earlier ones exhausted.
@@ -289,34 +287,31 @@ private:
     // lowest such level among them, and must fit between it and the
     // capacity.
     // Only the sections of the part being solved change (see decompose()),
-    // and only its buffers are unplaced there. Painting the sections from
-    // the lowest top up gives each its lowest top, each section once.
+    // and only its buffers are unplaced there. Each buffer's top goes to the
+    // O(log sections) tree nodes that cover its lifetime; a section's lowest
+    // top is the least on the path from the root to its leaf.
     pending.clear();
-    for (uint32_t id = 0; id < problem.buffers.size(); ++id)
-      if (!placed[id] && first[id] >= lo && last[id] <= hi) {
-        tops[id] = topOf(id);
-        pending.push_back(id);
+    lowest.assign(2 * leaves, UINT64_MAX);
+    for (uint32_t id = 0; id < problem.buffers.size(); ++id) {
+      if (placed[id] || first[id] < lo || last[id] > hi)
+        continue;
+      uint64_t top = tops[id] = topOf(id);
+      pending.push_back(id);
+      for (size_t a = first[id] + leaves, b = last[id] + leaves; a < b;
+           a >>= 1, b >>= 1) {
+        if (a & 1) {
+          lowest[a] = std::min(lowest[a], top);
+          ++a;
+        }
+        if (b & 1) {
+          --b;
+          lowest[b] = std::min(lowest[b], top);
+        }
       }
-    std::sort(pending.begin(), pending.end(),
-              [&](uint32_t a, uint32_t b) { return tops[a] < tops[b]; });
-    for (size_t s = lo; s <= hi; ++s) {
-      lowestTop[s] = UINT64_MAX;
-      unpainted[s] = s;
     }
-    auto nextUnpainted = [&](size_t s) {
-      size_t root = s;
-      while (unpainted[root] != root)
-        root = unpainted[root];
-      while (unpainted[s] != root)
-        s = std::exchange(unpainted[s], root);
-      return root;
-    };
-    for (uint32_t id : pending)
-      for (size_t s = nextUnpainted(first[id]); s < last[id];
-           s = nextUnpainted(s + 1)) {
-        lowestTop[s] = tops[id];
-        unpainted[s] = s + 1;
-      }
+    for (size_t at = 2; at < 2 * leaves; ++at)
+      lowest[at] = std::min(lowest[at], lowest[at / 2]);
+    uint64_t *lowestTop = lowest.data() + leaves;
     for (size_t s = lo; s < hi; ++s)
       if (remaining[s] && lowestTop[s] > floor[s] &&
           (lowestTop[s] > capacity || capacity - lowestTop[s] < remaining[s]))
@@ -518,13 +513,15 @@ private:
   /// buffers at which they are all placed.
   size_t lo = 0, hi = 0, done = 0;
   std::vector<int64_t> crossing;
-  std::vector<size_t> starts, unpainted;
+  std::vector<size_t> starts;
+  /// Per node: the lowest top of a buffer whose lifetime covers the node's
+  /// sections (a tree shaped like `highest`).
+  std::vector<uint64_t> lowest;
   /// A range-maximum tree over `floor`: leaf s at leaves + s.
   size_t leaves = 1;
   std::vector<uint64_t> highest;
   std::vector<uint32_t> pending;
   std::vector<char> canFinish;
-  std::vector<uint64_t> lowestTop;
   /// topOf() of every unplaced buffer, as of the current node.
   std::vector<uint64_t> tops;
   size_t tiledEnd = 0;
