@@ -21,41 +21,46 @@
 
 using namespace ::memplan::gen;
 
+/// Only these appear in --help (not the LLVM libraries' options).
+static llvm::cl::OptionCategory toolOptions("memplan-gen options");
+
 static llvm::cl::opt<std::string>
-    modelName("model", llvm::cl::desc("The model: " + modelNames()),
-              llvm::cl::Required);
+    modelName("model", llvm::cl::desc("The model (set in main)"),
+              llvm::cl::Required, llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string>
     modeName("mode", llvm::cl::desc("prefill (default), decode or train"),
-             llvm::cl::init("prefill"));
+             llvm::cl::init("prefill"), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<int64_t>
     layers("layers", llvm::cl::desc("Layers (default: the model's)"),
-           llvm::cl::init(0));
+           llvm::cl::init(0), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<int64_t> batch("batch", llvm::cl::desc("Batch size"),
-                                    llvm::cl::init(1));
+                                    llvm::cl::init(1),
+                                    llvm::cl::cat(toolOptions));
 static llvm::cl::opt<int64_t> seq(
     "seq",
     llvm::cl::desc("Tokens per sequence in prefill and train (default: 1024 "
                    "for GPT-2, 512 for BERT, 4096 for LLaMA)"),
-    llvm::cl::init(0));
+    llvm::cl::init(0), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<int64_t> kvLen(
     "kv-len",
     llvm::cl::desc("Decode: KV cache length (default: as --seq's default)"),
-    llvm::cl::init(0));
+    llvm::cl::init(0), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string>
     weightDtype("weight-dtype",
                 llvm::cl::desc("f32, bf16, f16 (default), int8 or int4"),
-                llvm::cl::init("f16"));
+                llvm::cl::init("f16"), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string>
     activationDtype("activation-dtype",
                     llvm::cl::desc("f32, bf16 or f16 (default)"),
-                    llvm::cl::init("f16"));
+                    llvm::cl::init("f16"), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string> attentionKind(
     "attention",
     llvm::cl::desc("fused (default) or unfused (materialises S x S scores)"),
-    llvm::cl::init("fused"));
+    llvm::cl::init("fused"), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string>
     outputPath("o", llvm::cl::desc("Output file (default: stdout)"),
-               llvm::cl::value_desc("file"), llvm::cl::init("-"));
+               llvm::cl::value_desc("file"), llvm::cl::init("-"),
+               llvm::cl::cat(toolOptions));
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "memplan-gen: error: " << message << "\n";
@@ -64,6 +69,10 @@ static int fail(const llvm::Twine &message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // The description must outlive the parser (cl::desc keeps a StringRef).
+  static const std::string modelHelp = "The model: " + modelNames();
+  modelName.setDescription(modelHelp);
+  llvm::cl::HideUnrelatedOptions(toolOptions);
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "memplan-gen: transformer graphs\n");
   GeneratorOptions options;

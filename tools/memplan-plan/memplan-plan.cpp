@@ -30,40 +30,46 @@
 
 using namespace memplan;
 
+/// Only these appear in --help (not the LLVM libraries' options).
+static llvm::cl::OptionCategory toolOptions("memplan-plan options");
+
 static llvm::cl::opt<std::string>
     inputPath("input", llvm::cl::desc("CSV of buffers to plan"),
-              llvm::cl::value_desc("file"), llvm::cl::Required);
+              llvm::cl::value_desc("file"), llvm::cl::Required,
+              llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string>
     outputPath("output", llvm::cl::desc("CSV of the plan to write"),
-               llvm::cl::value_desc("file"), llvm::cl::Required);
+               llvm::cl::value_desc("file"), llvm::cl::Required,
+               llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string> algorithmName(
     "algorithm",
     llvm::cl::desc("naive, greedy-by-size (default), greedy-by-breadth, "
                    "best-fit, shared-objects or search"),
-    llvm::cl::init("greedy-by-size"));
+    llvm::cl::init("greedy-by-size"), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<uint64_t> minimumAlignment(
     "alignment",
     llvm::cl::desc("Align every offset to at least this many bytes (a power "
                    "of two; an alignment column can ask for more)"),
-    llvm::cl::init(1));
+    llvm::cl::init(1), llvm::cl::cat(toolOptions));
 
 static llvm::cl::opt<double>
     searchSeconds("search-seconds",
                   llvm::cl::desc("search: wall-clock budget (default 10)"),
-                  llvm::cl::init(10.0));
+                  llvm::cl::init(10.0), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<uint64_t> searchNodes(
     "search-nodes",
     llvm::cl::desc("search: node budget, for reproducible results (default: "
                    "none)"),
-    llvm::cl::init(0));
+    llvm::cl::init(0), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<uint64_t> capacity(
     "capacity",
     llvm::cl::desc("search: find a plan of at most this many bytes (exit "
                    "code 2 if none is found)"),
-    llvm::cl::init(0));
+    llvm::cl::init(0), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string>
     svgPath("svg", llvm::cl::desc("Also draw the plan as SVG to this file"),
-            llvm::cl::value_desc("file"), llvm::cl::init(""));
+            llvm::cl::value_desc("file"), llvm::cl::init(""),
+            llvm::cl::cat(toolOptions));
 
 /// Writes `text` to `path`, keeping the file only if all of it was written.
 static bool writeTextFile(const std::string &path, const std::string &text,
@@ -92,6 +98,7 @@ static int fail(const llvm::Twine &message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  llvm::cl::HideUnrelatedOptions(toolOptions);
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "memplan-plan: plan a CSV of buffers\n");
 
