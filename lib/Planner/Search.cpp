@@ -674,9 +674,11 @@ PlanResult memplan::planSearch(const Problem &problem,
         solution.arenaSize =
             std::max(solution.arenaSize, offsets[k] + problem.buffers[i].size);
       }
-      // Never trust an unchecked plan; never return a worse one.
-      if (!validateSolution(problem, solution) &&
-          solution.arenaSize < result.solution.arenaSize)
+      // Never trust an unchecked plan (one that fails is a bug, counted so
+      // that tests and fuzzers see it); never return a worse one.
+      if (validateSolution(problem, solution))
+        ++summary.rejectedPlans;
+      else if (solution.arenaSize < result.solution.arenaSize)
         result.solution = std::move(solution);
     }
     return outcome;

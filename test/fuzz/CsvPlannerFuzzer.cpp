@@ -2,16 +2,21 @@
 //
 // Any input: the CSV reader must not crash. An accepted problem goes through
 // every algorithm, and each plan must pass the validator with an arena at
-// least the lower bound, and no offset algorithm may lose to naive; any
+// least the lower bound, and no offset algorithm may lose to naive; the
+// search must never find a plan the validator refuses, and on tiny problems
+// its arena and optimality claim must match an exhaustive solver; any
 // violation aborts (a crash for libFuzzer).
 //
 //===----------------------------------------------------------------------===//
+
+#include "ExhaustiveSolver.h"
 
 #include "memplan/Planner/Algorithms.h"
 #include "memplan/Planner/CsvFormat.h"
 #include "memplan/Planner/Search.h"
 #include "memplan/Planner/Validator.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -58,6 +63,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check(!invalid, "valid plan", invalid ? invalid->message : "");
     check(result.solution.arenaSize >= lowerBound, "arena >= lower bound",
           std::string(getAlgorithmName(algorithm)));
+    if (algorithm == Algorithm::Search) {
+      const SearchSummary &summary = *result.solution.search;
+      check(summary.rejectedPlans == 0, "search found only valid plans", "");
+      // On tiny problems without alignment, against an exhaustive solver.
+      bool tiny =
+          csv.problem.buffers.size() <= 6 &&
+          std::all_of(csv.problem.buffers.begin(), csv.problem.buffers.end(),
+                      [](const Buffer &b) { return b.alignment == 1; });
+      if (tiny) {
+        uint64_t optimum = test::exhaustiveOptimum(csv.problem);
+        check(result.solution.arenaSize >= optimum, "arena >= optimum", "");
+        check(!summary.provenOptimal || result.solution.arenaSize == optimum,
+              "proven optimal is optimal", "");
+      }
+    }
     if (algorithm == Algorithm::Naive)
       naiveArena = result.solution.arenaSize;
     else if (naiveArena && algorithm != Algorithm::SharedObjects)

@@ -49,7 +49,10 @@ struct SearchSummary {
   bool capacityMet = true;    ///< capacity mode: the arena fits
   bool capacityImpossible = false; ///< capacity mode: proven not to fit
   uint64_t nodes = 0;              ///< search nodes visited
-  double seconds = 0;              ///< wall-clock time spent
+  /// Plans the search found that the validator refused (and that were not
+  /// returned): always 0 unless the search has a bug.
+  uint64_t rejectedPlans = 0;
+  double seconds = 0; ///< wall-clock time spent
 };
 
 /// An offset per buffer and the arena size (the largest offset + size).
