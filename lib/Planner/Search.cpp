@@ -47,7 +47,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <numeric>
+#include <pthread.h>
 #include <random>
 #include <tuple>
 #include <unordered_set>
@@ -56,6 +58,10 @@
 using namespace memplan;
 
 namespace {
+
+/// The stack planSearch runs on (reserved, not committed, up front): the
+/// search recurses once per buffer it places.
+constexpr size_t kSearchStackBytes = size_t(256) << 20;
 
 /// The decision procedure on one problem (sizes already padded to the
 /// alignment, zero-sized buffers removed).
@@ -206,7 +212,17 @@ private:
     }
     if (failed.count(hash))
       return false;
-    if (!explore()) {
+    // One level of recursion per node on the path: stop before the stack
+    // (kSearchStackBytes, see planSearch) could run out.
+    if (depth >= kMaxDepth) {
+      outOfBudget = true;
+      hitRestart = false;
+      return false;
+    }
+    ++depth;
+    bool explored = explore();
+    --depth;
+    if (!explored) {
       if (!outOfBudget && failed.size() < kMaxFailedStates)
         failed.insert(hash);
       return false;
@@ -510,6 +526,10 @@ private:
   }
 
   static constexpr size_t kMaxFailedStates = 1 << 22;
+  /// Levels of search() on the current path, and their limit: a level
+  /// takes well under 4 KiB of stack, even in sanitizer builds.
+  size_t depth = 0;
+  static constexpr size_t kMaxDepth = kSearchStackBytes / 4096;
   /// The sections being solved, [lo, hi), and the number of unplaced
   /// buffers at which they are all placed.
   size_t lo = 0, hi = 0, done = 0;
@@ -554,10 +574,15 @@ private:
 constexpr uint64_t kFirstTurnNodes = 16384;
 
 /// The best of the greedy offset algorithms.
-PlanResult bestGreedy(const Problem &problem) {
+/// The others are skipped once a quarter of `seconds` has gone (on problems
+/// where many buffers live at once, each greedy pass is quadratic).
+PlanResult bestGreedy(const Problem &problem, SearchClock::time_point started,
+                      double seconds) {
   PlanResult best = planGreedyBySize(problem);
   for (auto algorithm : {planBestFit, planGreedyByBreadth}) {
-    if (!best.ok())
+    if (!best.ok() ||
+        std::chrono::duration<double>(SearchClock::now() - started).count() >
+            seconds / 4)
       return best;
     PlanResult other = algorithm(problem);
     if (other.ok() && other.solution.arenaSize < best.solution.arenaSize)
@@ -566,12 +591,37 @@ PlanResult bestGreedy(const Problem &problem) {
   return best;
 }
 
-} // namespace
+PlanResult planSearchOnThisStack(const Problem &problem,
+                                 const SearchOptions &options);
 
-PlanResult memplan::planSearch(const Problem &problem,
-                               const SearchOptions &options) {
+/// Runs `body` on a thread with a stack of `bytes` (then waits for it), so
+/// that a deep search cannot overflow the caller's stack, whatever thread
+/// that is. If no such thread can be made, runs it on the caller's.
+void runWithStack(size_t bytes, const std::function<void()> &body) {
+  pthread_attr_t attributes;
+  if (pthread_attr_init(&attributes) == 0) {
+    pthread_t thread;
+    auto entry = [](void *argument) -> void * {
+      (*static_cast<const std::function<void()> *>(argument))();
+      return nullptr;
+    };
+    bool started =
+        pthread_attr_setstacksize(&attributes, bytes) == 0 &&
+        pthread_create(&thread, &attributes, entry,
+                       const_cast<std::function<void()> *>(&body)) == 0;
+    pthread_attr_destroy(&attributes);
+    if (started) {
+      pthread_join(thread, nullptr);
+      return;
+    }
+  }
+  body();
+}
+
+PlanResult planSearchOnThisStack(const Problem &problem,
+                                 const SearchOptions &options) {
   auto started = SearchClock::now();
-  PlanResult result = bestGreedy(problem);
+  PlanResult result = bestGreedy(problem, started, options.seconds);
   if (!result.ok())
     return result;
   SearchSummary summary;
@@ -621,6 +671,10 @@ PlanResult memplan::planSearch(const Problem &problem,
       std::chrono::duration_cast<SearchClock::duration>(
           std::chrono::duration<double>(std::max(0.0, options.seconds)));
   budget.nodeLimit = options.nodeLimit;
+  // A node costs O(n log n): read the clock about every 2^20 / n nodes.
+  while (budget.clockMask > 0 &&
+         (budget.clockMask + 1) * padded.buffers.size() > (size_t(1) << 20))
+    budget.clockMask >>= 1;
 
   // Tries capacity `c`: a found plan replaces the best one.
   // `half`: this attempt gets half of what is left of the budget.
@@ -710,4 +764,14 @@ PlanResult memplan::planSearch(const Problem &problem,
   }
   bool proven = allProofs && exact && low >= result.solution.arenaSize;
   return finish(std::move(result), proven);
+}
+
+} // namespace
+
+PlanResult memplan::planSearch(const Problem &problem,
+                               const SearchOptions &options) {
+  PlanResult result;
+  runWithStack(kSearchStackBytes,
+               [&] { result = planSearchOnThisStack(problem, options); });
+  return result;
 }

@@ -23,6 +23,9 @@ struct SearchBudget {
   SearchClock::time_point deadline;
   uint64_t nodeLimit = 0; ///< 0: none
   uint64_t nodes = 0;
+  /// The clock is read when (nodes & clockMask) == 0: rarely where nodes are
+  /// cheap, every few nodes where they are not (large problems).
+  uint64_t clockMask = 1023;
 
   /// Whether any budget is left, without spending it.
   bool spendOk() const {
@@ -34,7 +37,7 @@ struct SearchBudget {
     if (nodeLimit && nodes >= nodeLimit)
       return false;
     ++nodes;
-    return (nodes & 1023) != 0 || SearchClock::now() < deadline;
+    return (nodes & clockMask) != 0 || SearchClock::now() < deadline;
   }
 };
 

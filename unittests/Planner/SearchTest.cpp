@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <pthread.h>
 
 using namespace memplan;
 using namespace memplan::test;
@@ -157,6 +158,44 @@ TEST(Search, AlignedBuffers) {
     Solution solution = search(problem, options);
     EXPECT_LE(solution.arenaSize, solution.search->startArena);
   }
+}
+
+// The search recurses once per buffer it places. It runs on a stack of its
+// own, so a caller on a small stack (here 256 KiB, a few hundred levels)
+// does not overflow on a problem of thousands of buffers that the search
+// places deep: 300 small packings side by side under one buffer live
+// throughout (no point splits the problem).
+TEST(Search, DeepSearchesDoNotNeedTheCallersStack) {
+  Problem problem;
+  problem.buffers.push_back({1, 0, 3000, 1});
+  for (uint64_t copy = 0; copy < 300; ++copy)
+    for (Buffer buffer : generatePackedProblem(copy, 12, 10, 64).buffers) {
+      buffer.start += int64_t(copy) * 10;
+      buffer.end += int64_t(copy) * 10;
+      problem.buffers.push_back(buffer);
+    }
+  struct Run {
+    const Problem *problem;
+    PlanResult result;
+  } run{&problem, {}};
+  pthread_attr_t attributes;
+  ASSERT_EQ(pthread_attr_init(&attributes), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attributes, 256 << 10), 0);
+  pthread_t thread;
+  auto body = [](void *argument) -> void * {
+    Run &run = *static_cast<Run *>(argument);
+    SearchOptions options;
+    options.nodeLimit = 20000;
+    options.seconds = 60;
+    run.result = planSearch(*run.problem, options);
+    return nullptr;
+  };
+  ASSERT_EQ(pthread_create(&thread, &attributes, body, &run), 0);
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attributes);
+  ASSERT_TRUE(run.result.ok());
+  EXPECT_FALSE(validateSolution(problem, run.result.solution));
+  EXPECT_GT(run.result.solution.search->nodes, 1000u);
 }
 
 TEST(Search, ThroughPlanDispatch) {
