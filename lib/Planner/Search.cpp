@@ -308,12 +308,14 @@ private:
     // O(log sections) tree nodes that cover its lifetime; a section's lowest
     // top is the least on the path from the root to its leaf.
     pending.clear();
+    smallestPending = UINT64_MAX;
     lowest.assign(2 * leaves, UINT64_MAX);
     for (uint32_t id = 0; id < problem.buffers.size(); ++id) {
       if (placed[id] || first[id] < lo || last[id] > hi)
         continue;
       uint64_t top = tops[id] = topOf(id);
       pending.push_back(id);
+      smallestPending = std::min(smallestPending, problem.buffers[id].size);
       for (size_t a = first[id] + leaves, b = last[id] + leaves; a < b;
            a >>= 1, b >>= 1) {
         if (a & 1) {
@@ -416,12 +418,21 @@ private:
       }
       a = b;
     }
-    // The level the chosen section rises to if its spot stays empty.
+    // The level the chosen section rises to if its spot stays empty: the
+    // lowest offset a remaining buffer across it can still get. One whose
+    // top is higher sits at least there. One whose top is this level does
+    // not go here (the spot stays empty), so it will sit on a buffer placed
+    // from now on, at this level or above: at least the smallest remaining
+    // size higher. (Raising to the lowest other top instead would skip
+    // plans where it sits on a buffer not placed yet.)
     uint64_t raiseTo = UINT64_MAX;
     if (!tiled)
       for (uint32_t id : covering[lowest])
-        if (!placed[id] && tops[id] != level)
-          raiseTo = std::min(raiseTo, tops[id]);
+        if (!placed[id])
+          raiseTo = std::min(raiseTo, tops[id] != level ? tops[id]
+                                      : smallestPending > capacity - level
+                                          ? UINT64_MAX
+                                          : level + smallestPending);
     // In a tiled run, only buffers that start it and leave a tileable rest.
     size_t runStart = lowest, runEnd = tiledEnd;
     std::vector<char> allowed;
@@ -542,6 +553,7 @@ private:
   size_t leaves = 1;
   std::vector<uint64_t> highest;
   std::vector<uint32_t> pending;
+  uint64_t smallestPending = UINT64_MAX;
   std::vector<char> canFinish;
   /// topOf() of every unplaced buffer, as of the current node.
   std::vector<uint64_t> tops;
