@@ -243,6 +243,20 @@ private:
     return top;
   }
 
+  /// canFinish[x - a] for the run of sections [a, b) at `level`: whether
+  /// [x, b) can be tiled end to end by unplaced buffers sitting at `level`.
+  void computeCanFinish(size_t a, size_t b, uint64_t level) {
+    canFinish.assign(b - a + 1, false);
+    canFinish[b - a] = true;
+    for (size_t x = b; x-- > a;)
+      for (uint32_t id : covering[x])
+        if (first[id] == x && !placed[id] && last[id] <= b &&
+            canFinish[last[id] - a] && tops[id] == level) {
+          canFinish[x - a] = true;
+          break;
+        }
+  }
+
   /// Where no unplaced buffer is live across a boundary between sections,
   /// what lies left of it and what lies right of it are independent: each
   /// part is solved on its own, and a part without a solution ends the
@@ -365,16 +379,7 @@ private:
         ++b;
       }
       if (noSlack) {
-        // canFinish[x - a]: [x, b) can be tiled by buffers at this level.
-        canFinish.assign(b - a + 1, false);
-        canFinish[b - a] = true;
-        for (size_t x = b; x-- > a;)
-          for (uint32_t id : covering[x])
-            if (first[id] == x && !placed[id] && last[id] <= b &&
-                canFinish[last[id] - a] && tops[id] == level) {
-              canFinish[x - a] = true;
-              break;
-            }
+        computeCanFinish(a, b, level);
         if (!canFinish[0])
           return false;
         size_t count = 0;
@@ -433,22 +438,11 @@ private:
                                       : smallestPending > capacity - level
                                           ? UINT64_MAX
                                           : level + smallestPending);
-    // In a tiled run, only buffers that start it and leave a tileable rest.
+    // In a tiled run, only buffers that start it and leave a tileable rest
+    // (recomputed for the chosen run: canFinish is shared by all runs).
     size_t runStart = lowest, runEnd = tiledEnd;
-    std::vector<char> allowed;
-    if (tiled) {
-      allowed.assign(runEnd - runStart + 1, 0);
-      // Recompute for the chosen run (canFinish was reused across runs).
-      canFinish.assign(runEnd - runStart + 1, false);
-      canFinish[runEnd - runStart] = true;
-      for (size_t x = runEnd; x-- > runStart;)
-        for (uint32_t id : covering[x])
-          if (first[id] == x && !placed[id] && last[id] <= runEnd &&
-              canFinish[last[id] - runStart] && tops[id] == level) {
-            canFinish[x - runStart] = true;
-            break;
-          }
-    }
+    if (tiled)
+      computeCanFinish(runStart, runEnd, level);
 
     // Branch 1: a buffer whose whole lifetime is at this level goes there.
     // Candidates whose top meets a neighbouring floor come first: they
