@@ -243,6 +243,45 @@ private:
     return top;
   }
 
+  /// topsAbove: a tree like `highest` whose leaves hold, per section, the
+  /// least top + size of an unplaced buffer live there (the lowest level a
+  /// buffer placed from now on can end at), and whose inner nodes hold the
+  /// least of their leaves.
+  void computeLowestTopsAbove() {
+    topsAbove.assign(2 * leaves, UINT64_MAX);
+    for (uint32_t id : pending) {
+      uint64_t end = tops[id] + problem.buffers[id].size;
+      if (end < tops[id])
+        end = UINT64_MAX;
+      for (size_t a = first[id] + leaves, b = last[id] + leaves; a < b;
+           a >>= 1, b >>= 1) {
+        if (a & 1) {
+          topsAbove[a] = std::min(topsAbove[a], end);
+          ++a;
+        }
+        if (b & 1) {
+          --b;
+          topsAbove[b] = std::min(topsAbove[b], end);
+        }
+      }
+    }
+    for (size_t at = 2; at < 2 * leaves; ++at)
+      topsAbove[at] = std::min(topsAbove[at], topsAbove[at / 2]);
+    for (size_t at = leaves; at-- > 1;)
+      topsAbove[at] = std::min(topsAbove[2 * at], topsAbove[2 * at + 1]);
+  }
+  /// The least top + size of an unplaced buffer live in any of [a, b).
+  uint64_t lowestTopAbove(size_t a, size_t b) const {
+    uint64_t lowest = UINT64_MAX;
+    for (a += leaves, b += leaves; a < b; a >>= 1, b >>= 1) {
+      if (a & 1)
+        lowest = std::min(lowest, topsAbove[a++]);
+      if (b & 1)
+        lowest = std::min(lowest, topsAbove[--b]);
+    }
+    return lowest;
+  }
+
   /// canFinish[x - a] for the run of sections [a, b) at `level`: whether
   /// [x, b) can be tiled end to end by unplaced buffers sitting at `level`.
   void computeCanFinish(size_t a, size_t b, uint64_t level) {
@@ -322,14 +361,12 @@ private:
     // O(log sections) tree nodes that cover its lifetime; a section's lowest
     // top is the least on the path from the root to its leaf.
     pending.clear();
-    smallestPending = UINT64_MAX;
     lowest.assign(2 * leaves, UINT64_MAX);
     for (uint32_t id = 0; id < problem.buffers.size(); ++id) {
       if (placed[id] || first[id] < lo || last[id] > hi)
         continue;
       uint64_t top = tops[id] = topOf(id);
       pending.push_back(id);
-      smallestPending = std::min(smallestPending, problem.buffers[id].size);
       for (size_t a = first[id] + leaves, b = last[id] + leaves; a < b;
            a >>= 1, b >>= 1) {
         if (a & 1) {
@@ -427,17 +464,26 @@ private:
     // lowest offset a remaining buffer across it can still get. One whose
     // top is higher sits at least there. One whose top is this level does
     // not go here (the spot stays empty), so it will sit on a buffer placed
-    // from now on, at this level or above: at least the smallest remaining
-    // size higher. (Raising to the lowest other top instead would skip
-    // plans where it sits on a buffer not placed yet.)
+    // from now on in one of its sections: at least as high as the lowest
+    // top + size of a remaining buffer live there. (Raising to the lowest
+    // other top instead would skip plans where it sits on such a buffer.)
     uint64_t raiseTo = UINT64_MAX;
-    if (!tiled)
-      for (uint32_t id : covering[lowest])
-        if (!placed[id])
-          raiseTo = std::min(raiseTo, tops[id] != level ? tops[id]
-                                      : smallestPending > capacity - level
-                                          ? UINT64_MAX
-                                          : level + smallestPending);
+    if (!tiled) {
+      bool computed = false;
+      for (uint32_t id : covering[lowest]) {
+        if (placed[id])
+          continue;
+        if (tops[id] != level) {
+          raiseTo = std::min(raiseTo, tops[id]);
+          continue;
+        }
+        if (!computed) {
+          computeLowestTopsAbove();
+          computed = true;
+        }
+        raiseTo = std::min(raiseTo, lowestTopAbove(first[id], last[id]));
+      }
+    }
     // In a tiled run, only buffers that start it and leave a tileable rest
     // (recomputed for the chosen run: canFinish is shared by all runs).
     size_t runStart = lowest, runEnd = tiledEnd;
@@ -547,7 +593,7 @@ private:
   size_t leaves = 1;
   std::vector<uint64_t> highest;
   std::vector<uint32_t> pending;
-  uint64_t smallestPending = UINT64_MAX;
+  std::vector<uint64_t> topsAbove;
   std::vector<char> canFinish;
   /// topOf() of every unplaced buffer, as of the current node.
   std::vector<uint64_t> tops;
