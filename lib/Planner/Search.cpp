@@ -230,16 +230,37 @@ private:
     return true;
   }
 
+  /// The trees over the sections (`highest`, `lowest`, `topsAbove`) keep
+  /// leaf s at leaves + s. Calls visit(node) for the O(log sections) nodes
+  /// that together cover exactly the sections [a, b).
+  template <typename Visit>
+  void forNodesCovering(size_t a, size_t b, Visit visit) const {
+    for (a += leaves, b += leaves; a < b; a >>= 1, b >>= 1) {
+      if (a & 1)
+        visit(a++);
+      if (b & 1)
+        visit(--b);
+    }
+  }
+  /// Lowers to `value` the nodes covering buffer `id`'s lifetime.
+  void lowerOverLifetime(std::vector<uint64_t> &tree, uint32_t id,
+                         uint64_t value) const {
+    forNodesCovering(first[id], last[id], [&](size_t node) {
+      tree[node] = std::min(tree[node], value);
+    });
+  }
+  /// After lowerOverLifetime(): every node takes the least on its path from
+  /// the root, so that each leaf holds its section's value.
+  void pushDownMinimum(std::vector<uint64_t> &tree) const {
+    for (size_t at = 2; at < 2 * leaves; ++at)
+      tree[at] = std::min(tree[at], tree[at / 2]);
+  }
+
   /// The highest floor across buffer `id`'s lifetime: where it would go.
   uint64_t topOf(uint32_t id) const {
     uint64_t top = 0;
-    for (size_t a = first[id] + leaves, b = last[id] + leaves; a < b;
-         a >>= 1, b >>= 1) {
-      if (a & 1)
-        top = std::max(top, highest[a++]);
-      if (b & 1)
-        top = std::max(top, highest[--b]);
-    }
+    forNodesCovering(first[id], last[id],
+                     [&](size_t node) { top = std::max(top, highest[node]); });
     return top;
   }
 
@@ -251,34 +272,17 @@ private:
     topsAbove.assign(2 * leaves, UINT64_MAX);
     for (uint32_t id : pending) {
       uint64_t end = tops[id] + problem.buffers[id].size;
-      if (end < tops[id])
-        end = UINT64_MAX;
-      for (size_t a = first[id] + leaves, b = last[id] + leaves; a < b;
-           a >>= 1, b >>= 1) {
-        if (a & 1) {
-          topsAbove[a] = std::min(topsAbove[a], end);
-          ++a;
-        }
-        if (b & 1) {
-          --b;
-          topsAbove[b] = std::min(topsAbove[b], end);
-        }
-      }
+      lowerOverLifetime(topsAbove, id, end < tops[id] ? UINT64_MAX : end);
     }
-    for (size_t at = 2; at < 2 * leaves; ++at)
-      topsAbove[at] = std::min(topsAbove[at], topsAbove[at / 2]);
+    pushDownMinimum(topsAbove);
     for (size_t at = leaves; at-- > 1;)
       topsAbove[at] = std::min(topsAbove[2 * at], topsAbove[2 * at + 1]);
   }
   /// The least top + size of an unplaced buffer live in any of [a, b).
   uint64_t lowestTopAbove(size_t a, size_t b) const {
     uint64_t lowest = UINT64_MAX;
-    for (a += leaves, b += leaves; a < b; a >>= 1, b >>= 1) {
-      if (a & 1)
-        lowest = std::min(lowest, topsAbove[a++]);
-      if (b & 1)
-        lowest = std::min(lowest, topsAbove[--b]);
-    }
+    forNodesCovering(
+        a, b, [&](size_t node) { lowest = std::min(lowest, topsAbove[node]); });
     return lowest;
   }
 
@@ -365,22 +369,11 @@ private:
     for (uint32_t id = 0; id < problem.buffers.size(); ++id) {
       if (placed[id] || first[id] < lo || last[id] > hi)
         continue;
-      uint64_t top = tops[id] = topOf(id);
+      tops[id] = topOf(id);
       pending.push_back(id);
-      for (size_t a = first[id] + leaves, b = last[id] + leaves; a < b;
-           a >>= 1, b >>= 1) {
-        if (a & 1) {
-          lowest[a] = std::min(lowest[a], top);
-          ++a;
-        }
-        if (b & 1) {
-          --b;
-          lowest[b] = std::min(lowest[b], top);
-        }
-      }
+      lowerOverLifetime(lowest, id, tops[id]);
     }
-    for (size_t at = 2; at < 2 * leaves; ++at)
-      lowest[at] = std::min(lowest[at], lowest[at / 2]);
+    pushDownMinimum(lowest);
     uint64_t *lowestTop = lowest.data() + leaves;
     for (size_t s = lo; s < hi; ++s)
       if (remaining[s] && lowestTop[s] > floor[s] &&
