@@ -8,10 +8,14 @@
 //   section has a floor: the top of the highest buffer placed across it.
 // * Any plan can be compacted into one where buffers, taken by increasing
 //   offset, each sit on the floor of their lifetime. So the search only
-//   decides an order: at every node it takes the section with the lowest
-//   floor (the lowest free byte of the arena) and either puts there a buffer
-//   whose whole lifetime is at that floor, or gives up that spot, raising the
-//   section's floor to the lowest level a remaining buffer could use.
+//   decides an order: at every node it takes a section in a valley of the
+//   skyline (a run of sections at one floor whose neighbours are higher or
+//   finished; the lowest free byte of the arena is in one) and either puts
+//   there a buffer whose whole lifetime is at that floor, or gives up that
+//   spot, raising the section's floor to the lowest level a remaining
+//   buffer could use. A buffer at a valley's floor cannot reach past it, so
+//   every valley is a complete choice: the search takes the most
+//   constrained one (fail first), not just the lowest.
 // * Pruning: a section's slack, C - floor - (bytes of unplaced buffers live
 //   there), never grows; placing a buffer on the floor keeps it, giving up a
 //   spot spends it, and a negative slack ends the branch. When C is the lower
@@ -384,38 +388,42 @@ private:
     if (parts)
       return *parts;
 
-    // The lowest floor among sections that still have buffers to place.
+    // Branch at a valley: a run of adjacent sections at one floor whose
+    // neighbours are higher, or have nothing left to place. A buffer at the
+    // run's floor cannot reach past it, so every buffer placed there lies
+    // within the run. In a run where no section has slack, no byte may be
+    // lost: the buffers that sit at its floor must tile it end to end, the
+    // first one starting where the run does. A run that cannot be tiled
+    // ends the branch; the most constrained valley is where to branch.
+    size_t chosen = hi, fewest = SIZE_MAX;
     uint64_t level = UINT64_MAX;
-    for (size_t s = lo; s < hi; ++s)
-      if (remaining[s])
-        level = std::min(level, floor[s]);
-
-    // Runs of adjacent sections at that floor. In a run where no section has
-    // slack, no byte may be lost: the buffers that sit at this level in the
-    // run must tile it end to end, the first one starting where the run
-    // does. A run that cannot be tiled ends the branch; the most constrained
-    // tileable run is where to branch.
-    size_t lowest = hi, fewest = SIZE_MAX;
     bool tiled = false;
     for (size_t a = lo; a < hi;) {
-      if (!remaining[a] || floor[a] != level) {
+      if (!remaining[a]) {
         ++a;
         continue;
       }
+      uint64_t runLevel = floor[a];
       size_t b = a;
       bool noSlack = true;
-      while (b < hi && remaining[b] && floor[b] == level) {
+      while (b < hi && remaining[b] && floor[b] == runLevel) {
         noSlack &= capacity - floor[b] == remaining[b];
         ++b;
       }
+      bool valley = (a == lo || !remaining[a - 1] || floor[a - 1] > runLevel) &&
+                    (b == hi || !remaining[b] || floor[b] > runLevel);
+      if (!valley) {
+        a = b;
+        continue;
+      }
       if (noSlack) {
-        computeCanFinish(a, b, level);
+        computeCanFinish(a, b, runLevel);
         if (!canFinish[0])
           return false;
         size_t count = 0;
         for (uint32_t id : covering[a])
           if (first[id] == a && !placed[id] && last[id] <= b &&
-              canFinish[last[id] - a] && tops[id] == level &&
+              canFinish[last[id] - a] && tops[id] == runLevel &&
               (previousTwin[id] < 0 || placed[previousTwin[id]]))
             ++count;
         if (count == 0)
@@ -423,8 +431,9 @@ private:
         if (!tiled || count < fewest) {
           tiled = true;
           fewest = count;
-          lowest = a;
+          chosen = a;
           tiledEnd = b;
+          level = runLevel;
         }
       } else if (!tiled) {
         // Otherwise the section of the run with the fewest buffers that can
@@ -437,7 +446,7 @@ private:
             if (placed[id])
               continue;
             uint64_t top = tops[id];
-            if (top != level)
+            if (top != runLevel)
               raise = std::min(raise, top);
             else if (previousTwin[id] < 0 || placed[previousTwin[id]])
               ++count;
@@ -447,7 +456,8 @@ private:
             return false;
           if (count < fewest) {
             fewest = count;
-            lowest = s;
+            chosen = s;
+            level = runLevel;
           }
         }
       }
@@ -463,7 +473,7 @@ private:
     uint64_t raiseTo = UINT64_MAX;
     if (!tiled) {
       bool computed = false;
-      for (uint32_t id : covering[lowest]) {
+      for (uint32_t id : covering[chosen]) {
         if (placed[id])
           continue;
         if (tops[id] != level) {
@@ -479,7 +489,7 @@ private:
     }
     // In a tiled run, only buffers that start it and leave a tileable rest
     // (recomputed for the chosen run: canFinish is shared by all runs).
-    size_t runStart = lowest, runEnd = tiledEnd;
+    size_t runStart = chosen, runEnd = tiledEnd;
     if (tiled)
       computeCanFinish(runStart, runEnd, level);
 
@@ -487,7 +497,7 @@ private:
     // Candidates whose top meets a neighbouring floor come first: they
     // leave a flatter skyline.
     std::vector<std::pair<int, uint32_t>> candidates;
-    for (uint32_t id : covering[lowest]) {
+    for (uint32_t id : covering[chosen]) {
       if (placed[id] || tops[id] != level)
         continue;
       if (previousTwin[id] >= 0 && !placed[previousTwin[id]])
@@ -535,12 +545,12 @@ private:
     // rises to the lowest level a remaining buffer across it can take. (Not
     // in a run without slack.)
     if (tiled || raiseTo == UINT64_MAX || raiseTo > capacity ||
-        capacity - raiseTo < remaining[lowest])
+        capacity - raiseTo < remaining[chosen])
       return false;
-    setFloor(lowest, raiseTo);
+    setFloor(chosen, raiseTo);
     if (search())
       return true;
-    setFloor(lowest, level);
+    setFloor(chosen, level);
     return false;
   }
 
