@@ -748,16 +748,24 @@ PlanResult planSearchOnThisStack(const Problem &problem,
       outcome = search.decide(c, share);
       offsets = search.offsets;
     } else {
-      // Both problems are searched, in turns of doubling node budgets: the
+      // Both problems are searched, in turns of doubling budgets: the
       // reduced one is smaller, but its search may take a bad turn that the
-      // other's does not (runtimes are heavy-tailed).
+      // other's does not (runtimes are heavy-tailed). A turn is the same
+      // work on both: a node costs O(n log n) for n buffers, so the reduced
+      // problem gets proportionally more nodes (counted, not timed, so that
+      // node limits stay reproducible).
       SkylineSearch reduced(merged.problem);
       for (uint64_t turn = kFirstTurnNodes;
            outcome == SearchOutcome::OutOfBudget && share.spendOk(); turn *= 2)
         for (SkylineSearch *which : {&reduced, &search}) {
           SearchBudget slice = share;
-          if (!share.nodeLimit || share.nodeLimit - share.nodes > turn)
-            slice.nodeLimit = share.nodes + turn;
+          uint64_t nodes =
+              which == &search
+                  ? turn
+                  : turn * padded.buffers.size() /
+                        std::max<size_t>(1, merged.problem.buffers.size());
+          if (!share.nodeLimit || share.nodeLimit - share.nodes > nodes)
+            slice.nodeLimit = share.nodes + nodes;
           outcome = which->decide(c, slice);
           share.nodes = slice.nodes;
           if (outcome != SearchOutcome::OutOfBudget) {
@@ -800,21 +808,22 @@ PlanResult planSearchOnThisStack(const Problem &problem,
     summary.capacityImpossible = outcome == SearchOutcome::Infeasible && exact;
     return finish(std::move(result), false);
   }
-  // First the lower bound itself, with half of the budget; then bisect.
+  // First the lower bound itself, with half of the budget; then bisect,
+  // each step with half of what is left. A step out of budget gives up the
+  // capacities up to its own (not proven infeasible) and goes on above it,
+  // so that one hard capacity does not take all that is left.
   SearchOutcome first = attempt(low, true);
   if (first == SearchOutcome::Infeasible)
     ++low;
   bool allProofs = first == SearchOutcome::Infeasible;
-  while (first != SearchOutcome::Found && low < result.solution.arenaSize) {
+  while (first != SearchOutcome::Found && low < result.solution.arenaSize &&
+         budget.spendOk()) {
     uint64_t high = result.solution.arenaSize - 1;
     uint64_t middle = low + (high - low) / 2;
-    SearchOutcome outcome = attempt(middle, false);
+    SearchOutcome outcome = attempt(middle, true);
     if (outcome == SearchOutcome::Found)
       continue; // the best arena dropped to at most `middle`
-    if (outcome == SearchOutcome::OutOfBudget) {
-      allProofs = false;
-      break;
-    }
+    allProofs &= outcome == SearchOutcome::Infeasible;
     low = middle + 1;
   }
   bool proven = allProofs && exact && low >= result.solution.arenaSize;
