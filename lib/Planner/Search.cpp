@@ -50,11 +50,13 @@
 #include "memplan/Planner/Validator.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <numeric>
 #include <pthread.h>
 #include <random>
+#include <thread>
 #include <tuple>
 #include <unordered_set>
 #include <utility>
@@ -649,29 +651,38 @@ PlanResult bestGreedy(const Problem &problem, SearchClock::time_point started,
 PlanResult planSearchOnThisStack(const Problem &problem,
                                  const SearchOptions &options);
 
-/// Runs `body` on a thread with a stack of `bytes` (then waits for it), so
-/// that a deep search cannot overflow the caller's stack, whatever thread
-/// that is. If no such thread can be made, runs it on the caller's.
-void runWithStack(size_t bytes, const std::function<void()> &body) {
-  pthread_attr_t attributes;
-  if (pthread_attr_init(&attributes) == 0) {
-    pthread_t thread;
-    auto entry = [](void *argument) -> void * {
-      (*static_cast<const std::function<void()> *>(argument))();
-      return nullptr;
-    };
-    bool started =
-        pthread_attr_setstacksize(&attributes, bytes) == 0 &&
-        pthread_create(&thread, &attributes, entry,
-                       const_cast<std::function<void()> *>(&body)) == 0;
-    pthread_attr_destroy(&attributes);
-    if (started) {
-      pthread_join(thread, nullptr);
-      return;
+/// Runs `body` on a thread with a stack of `bytes`, joined on destruction,
+/// so that a deep search cannot overflow the caller's stack, whatever thread
+/// that is. If no such thread can be made, runs it at once on the caller's.
+class StackThread {
+public:
+  StackThread(size_t bytes, std::function<void()> body)
+      : body(std::move(body)) {
+    pthread_attr_t attributes;
+    if (pthread_attr_init(&attributes) == 0) {
+      auto entry = [](void *argument) -> void * {
+        static_cast<StackThread *>(argument)->body();
+        return nullptr;
+      };
+      started = pthread_attr_setstacksize(&attributes, bytes) == 0 &&
+                pthread_create(&thread, &attributes, entry, this) == 0;
+      pthread_attr_destroy(&attributes);
     }
+    if (!started)
+      this->body();
   }
-  body();
-}
+  ~StackThread() {
+    if (started)
+      pthread_join(thread, nullptr);
+  }
+  StackThread(const StackThread &) = delete;
+  StackThread &operator=(const StackThread &) = delete;
+
+private:
+  std::function<void()> body;
+  pthread_t thread;
+  bool started = false;
+};
 
 PlanResult planSearchOnThisStack(const Problem &problem,
                                  const SearchOptions &options) {
@@ -726,6 +737,11 @@ PlanResult planSearchOnThisStack(const Problem &problem,
       std::chrono::duration_cast<SearchClock::duration>(
           std::chrono::duration<double>(std::max(0.0, options.seconds)));
   budget.nodeLimit = options.nodeLimit;
+  // Side by side on two threads only without a node limit: which search
+  // decides first depends on timing.
+  unsigned threads =
+      options.threads ? options.threads : std::thread::hardware_concurrency();
+  bool sideBySide = threads >= 2 && !options.nodeLimit;
   // A node costs O(n log n): read the clock about every 2^20 / n nodes.
   while (budget.clockMask > 0 &&
          (budget.clockMask + 1) * padded.buffers.size() > (size_t(1) << 20))
@@ -744,9 +760,38 @@ PlanResult planSearchOnThisStack(const Problem &problem,
     SearchOutcome outcome = SearchOutcome::OutOfBudget;
     std::vector<uint64_t> offsets;
     MergedProblem merged = reduceAtFullBoundaries(padded, c);
+    auto unmerge = [&](const std::vector<uint64_t> &blockOffsets) {
+      for (size_t k = 0; k < merged.blockOf.size(); ++k)
+        offsets.push_back(blockOffsets[merged.blockOf[k]] + merged.within[k]);
+    };
     if (merged.problem.buffers.size() == padded.buffers.size()) {
       outcome = search.decide(c, share);
       offsets = search.offsets;
+    } else if (sideBySide) {
+      // The reduced problem here, the original on a second thread, each
+      // with the whole budget; the first to decide stops the other.
+      SkylineSearch reduced(merged.problem);
+      std::atomic<bool> decided{false};
+      SearchBudget mine = share, theirs = share;
+      mine.stop = theirs.stop = &decided;
+      SearchOutcome other = SearchOutcome::OutOfBudget;
+      {
+        StackThread helper(kSearchStackBytes, [&] {
+          other = search.decide(c, theirs);
+          if (other != SearchOutcome::OutOfBudget)
+            decided = true;
+        });
+        outcome = reduced.decide(c, mine);
+        if (outcome != SearchOutcome::OutOfBudget)
+          decided = true;
+      }
+      share.nodes = mine.nodes + (theirs.nodes - share.nodes);
+      if (outcome == SearchOutcome::Found)
+        unmerge(reduced.offsets);
+      else if (other == SearchOutcome::Found)
+        offsets = search.offsets;
+      if (outcome == SearchOutcome::OutOfBudget)
+        outcome = other;
     } else {
       // Both problems are searched, in turns of doubling budgets: the
       // reduced one is smaller, but its search may take a bad turn that the
@@ -772,9 +817,7 @@ PlanResult planSearchOnThisStack(const Problem &problem,
             if (which == &search)
               offsets = search.offsets;
             else
-              for (size_t k = 0; k < merged.blockOf.size(); ++k)
-                offsets.push_back(reduced.offsets[merged.blockOf[k]] +
-                                  merged.within[k]);
+              unmerge(reduced.offsets);
             break;
           }
           if (!share.spendOk())
@@ -835,7 +878,10 @@ PlanResult planSearchOnThisStack(const Problem &problem,
 PlanResult memplan::planSearch(const Problem &problem,
                                const SearchOptions &options) {
   PlanResult result;
-  runWithStack(kSearchStackBytes,
-               [&] { result = planSearchOnThisStack(problem, options); });
+  {
+    StackThread thread(kSearchStackBytes, [&] {
+      result = planSearchOnThisStack(problem, options);
+    });
+  }
   return result;
 }

@@ -9,6 +9,7 @@
 #ifndef MEMPLAN_LIB_PLANNER_SEARCHBUDGET_H
 #define MEMPLAN_LIB_PLANNER_SEARCHBUDGET_H
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 
@@ -26,10 +27,14 @@ struct SearchBudget {
   /// The clock is read when (nodes & clockMask) == 0: rarely where nodes are
   /// cheap, every few nodes where they are not (large problems).
   uint64_t clockMask = 1023;
+  /// Set by another search running beside this one when it has decided:
+  /// this one then stops as if out of budget (read with the clock).
+  const std::atomic<bool> *stop = nullptr;
 
   /// Whether any budget is left, without spending it.
   bool spendOk() const {
-    return (!nodeLimit || nodes < nodeLimit) && SearchClock::now() < deadline;
+    return (!nodeLimit || nodes < nodeLimit) && !stopped() &&
+           SearchClock::now() < deadline;
   }
 
   /// Counts a node; false when the budget is spent.
@@ -37,8 +42,12 @@ struct SearchBudget {
     if (nodeLimit && nodes >= nodeLimit)
       return false;
     ++nodes;
-    return (nodes & clockMask) != 0 || SearchClock::now() < deadline;
+    return (nodes & clockMask) != 0 ||
+           (!stopped() && SearchClock::now() < deadline);
   }
+
+private:
+  bool stopped() const { return stop && stop->load(std::memory_order_relaxed); }
 };
 
 /// The Luby sequence 1 1 2 1 1 2 4 1 1 2 ... (Luby, Sinclair, Zuckerman

@@ -80,6 +80,10 @@ mlir::memplan::configurePlanner(MLIRContext *context, StringRef algorithmName,
            << "capacity needs algorithm=search";
   search.seconds = searchSeconds;
   search.nodeLimit = searchNodes;
+  // A second search thread only where MLIR may use threads itself
+  // (--mlir-disable-threading keeps the search on one).
+  if (!context->isMultithreadingEnabled())
+    search.threads = 1;
   if (capacity)
     search.capacity = capacity;
   return success();

@@ -61,6 +61,12 @@ static llvm::cl::opt<uint64_t> searchNodes(
     llvm::cl::desc("search: node budget, for reproducible results (default: "
                    "none)"),
     llvm::cl::init(0), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<unsigned> searchThreads(
+    "search-threads",
+    llvm::cl::desc("search: threads to use, at most 2 (default 0: 2 where "
+                   "the machine has two hardware threads; a node budget "
+                   "keeps it to 1)"),
+    llvm::cl::init(0), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<uint64_t> capacity(
     "capacity",
     llvm::cl::desc("search: find a plan of at most this many bytes (exit "
@@ -125,6 +131,7 @@ int main(int argc, char **argv) {
   SearchOptions search;
   search.seconds = searchSeconds;
   search.nodeLimit = searchNodes;
+  search.threads = searchThreads;
   if (capacity.getNumOccurrences())
     search.capacity = capacity.getValue();
   auto begin = std::chrono::steady_clock::now();

@@ -70,10 +70,15 @@ TEST(Search, MatchesAnExhaustiveSolverWhereSpotsStayEmpty) {
 
 // Packed problems (every section full at the lower bound) with a few random
 // buffers on top: where sections are full at a capacity, the search chains
-// buffers that must share offsets there, which must never lose the optimum.
-TEST(Search, MatchesAnExhaustiveSolverOnPackedProblemsWithExtras) {
+// buffers that must share offsets there, which must never lose the optimum;
+// the reduced and the original problem are searched in turns on one thread,
+// or side by side on two.
+class SearchOnThreads : public ::testing::TestWithParam<unsigned> {};
+
+TEST_P(SearchOnThreads, MatchesAnExhaustiveSolverOnPackedProblemsWithExtras) {
   SearchOptions options;
   options.seconds = 30;
+  options.threads = GetParam();
   int packedOnly = 0;
   for (uint64_t seed = 0; seed < 300; ++seed) {
     size_t pieces = 5 + seed % 4;
@@ -90,6 +95,8 @@ TEST(Search, MatchesAnExhaustiveSolverOnPackedProblemsWithExtras) {
   }
   EXPECT_GT(packedOnly, 50);
 }
+
+INSTANTIATE_TEST_SUITE_P(Search, SearchOnThreads, ::testing::Values(1u, 2u));
 
 // Where one buffer ends at a point between full sections and several start
 // there, these fill its bytes; only if they also end together are they one

@@ -26,6 +26,12 @@ struct SearchOptions {
   /// Capacity mode: find a plan whose arena is at most this many bytes, and
   /// stop there (no further minimisation).
   std::optional<uint64_t> capacity;
+  /// Threads the search may use (at most 2 are: where buffers can be merged
+  /// into blocks, the reduced and the original problem are searched side by
+  /// side; otherwise they take turns on one thread). 0: 2 where the machine
+  /// has at least two hardware threads. With a node limit the search uses
+  /// one thread, so that results stay reproducible.
+  unsigned threads = 0;
 };
 
 /// Plans with search. The solution's `search` summary says whether the arena
