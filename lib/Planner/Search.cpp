@@ -161,7 +161,9 @@ public:
     // remembered across restarts.
     bool found = false;
     Snapshot start = snapshot();
-    std::mt19937_64 shuffle(capacity);
+    // Seeded per call, so that a capacity tried again is searched in other
+    // orders (reproducibly).
+    std::mt19937_64 shuffle(capacity + 0x9e3779b97f4a7c15ull * decisions++);
     for (uint64_t restart = 1;; ++restart) {
       restartAt = budget.nodes + kRestartBase * lubySequence(restart);
       hitRestart = false;
@@ -624,6 +626,7 @@ private:
   StateKey hash{0, 0};
   std::unordered_set<StateKey, StateKeyHash> failed;
   uint64_t failedCapacity = UINT64_MAX;
+  uint64_t decisions = 0;
 };
 
 /// The node budget of the first turn of each problem in planSearch's
@@ -755,7 +758,9 @@ PlanResult planSearchOnThisStack(const Problem &problem,
       share.deadline =
           SearchClock::now() + (budget.deadline - SearchClock::now()) / 2;
       if (budget.nodeLimit)
-        share.nodeLimit = budget.nodes + (budget.nodeLimit - budget.nodes) / 2;
+        share.nodeLimit =
+            budget.nodes +
+            std::max<uint64_t>(1, (budget.nodeLimit - budget.nodes) / 2);
     }
     SearchOutcome outcome = SearchOutcome::OutOfBudget;
     std::vector<uint64_t> offsets;
@@ -855,21 +860,28 @@ PlanResult planSearchOnThisStack(const Problem &problem,
   // each step with half of what is left. A step out of budget gives up the
   // capacities up to its own (not proven infeasible) and goes on above it,
   // so that one hard capacity does not take all that is left.
+  // When the steps have gone all the way up and budget is left, the
+  // capacities given up are tried again (no plan fits below `provenLow`).
   SearchOutcome first = attempt(low, true);
   if (first == SearchOutcome::Infeasible)
     ++low;
-  bool allProofs = first == SearchOutcome::Infeasible;
-  while (first != SearchOutcome::Found && low < result.solution.arenaSize &&
-         budget.spendOk()) {
+  uint64_t provenLow = low;
+  while (first != SearchOutcome::Found && budget.spendOk()) {
+    if (low >= result.solution.arenaSize) {
+      if (provenLow >= result.solution.arenaSize)
+        break;
+      low = provenLow;
+    }
     uint64_t high = result.solution.arenaSize - 1;
     uint64_t middle = low + (high - low) / 2;
     SearchOutcome outcome = attempt(middle, true);
     if (outcome == SearchOutcome::Found)
       continue; // the best arena dropped to at most `middle`
-    allProofs &= outcome == SearchOutcome::Infeasible;
+    if (outcome == SearchOutcome::Infeasible)
+      provenLow = std::max(provenLow, middle + 1);
     low = middle + 1;
   }
-  bool proven = allProofs && exact && low >= result.solution.arenaSize;
+  bool proven = exact && provenLow >= result.solution.arenaSize;
   return finish(std::move(result), proven);
 }
 
