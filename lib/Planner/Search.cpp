@@ -31,14 +31,16 @@
 // * Reduction: where both sections around a point are full at C, the bytes
 //   the ending buffers free are the bytes the starting ones take; buffers
 //   that must therefore share offsets are searched as one block (see
-//   mergeAtFullBoundaries). The reduced and the original problem take turns.
+//   mergeAtFullBoundaries). The reduced and the original problem are
+//   searched side by side on two threads, or take turns on one.
 // * Per node, the highest floor over a lifetime comes from a range-maximum
 //   tree, and each section's lowest reachable level from a min tree over
 //   the lifetimes: O(n log sections), not the sum of all lifetimes.
 //
-// The optimisation tries C = lower bound first, then bisects between the
-// lower bound and the best arena found, every call within what is left of
-// the budget. An exhausted search at C proves that no plan fits in C.
+// The optimisation tries C = lower bound first (half of the budget), then
+// bisects between the highest capacity proven too small and the best arena
+// found, each step with half of what is left. An exhausted search at C
+// proves that no plan fits in C.
 //
 //===----------------------------------------------------------------------===//
 

@@ -76,6 +76,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check(result.solution.arenaSize >= optimum, "arena >= optimum", "");
         check(!summary.provenOptimal || result.solution.arenaSize == optimum,
               "proven optimal is optimal", "");
+        // Without a node limit, on two threads (the reduced and the
+        // original problem side by side where buffers merge).
+        SearchOptions threaded;
+        threaded.seconds = 5;
+        threaded.threads = 2;
+        PlanResult other = planSearch(csv.problem, threaded);
+        check(other.ok() && !validateSolution(csv.problem, other.solution),
+              "valid plan on two threads", "");
+        check(other.solution.search->rejectedPlans == 0,
+              "search found only valid plans on two threads", "");
+        check(other.solution.arenaSize >= optimum &&
+                  (!other.solution.search->provenOptimal ||
+                   other.solution.arenaSize == optimum),
+              "two threads: arena >= optimum, proven optimal is optimal", "");
       }
     }
     if (algorithm == Algorithm::Naive)
