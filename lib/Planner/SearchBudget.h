@@ -1,6 +1,6 @@
 //===- SearchBudget.h - Time and node budgets of a search -------*- C++ -*-===//
 //
-// Internal to the planner: what the search strategies of Search.cpp share.
+// Internal to the planner: what Search.cpp and SkylineSearch.cpp share.
 // A search stops when its wall-clock deadline passes or its node limit is
 // reached; the node limit makes results reproducible exactly.
 //

@@ -2,8 +2,9 @@
 //
 // Starts from the best of the greedy offset algorithms and searches for a
 // smaller arena by branch and bound over canonical placements (see
-// lib/Planner/Search.cpp), within a wall-clock budget and a deterministic
-// node limit. Also answers capacity questions: does a plan fit in N bytes?
+// lib/Planner/SkylineSearch.cpp), within a wall-clock budget and a
+// deterministic node limit. Also answers capacity questions: does a plan fit
+// in N bytes?
 //
 //===----------------------------------------------------------------------===//
 
