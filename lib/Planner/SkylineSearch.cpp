@@ -306,9 +306,22 @@ private:
       --crossing[last[id] - lo];
       ++starts[first[id] - lo];
     }
+    // Most nodes have one part: count them before building a list.
+    size_t nonEmpty = 0, inPart = 0;
+    int64_t live = 0;
+    for (size_t s = lo; s < hi; ++s) {
+      live += crossing[s - lo];
+      if (s == lo || live == 0) {
+        nonEmpty += inPart != 0;
+        inPart = 0;
+      }
+      inPart += starts[s - lo];
+    }
+    if (nonEmpty + (inPart != 0) < 2)
+      return std::nullopt;
     // Parts: (unplaced buffers, first section, end section).
     std::vector<std::tuple<size_t, size_t, size_t>> parts;
-    int64_t live = 0;
+    live = 0;
     for (size_t s = lo; s < hi; ++s) {
       live += crossing[s - lo];
       if (s == lo || live == 0)
@@ -482,7 +495,14 @@ private:
     // Branch 1: a buffer whose whole lifetime is at this level goes there.
     // Candidates whose top meets a neighbouring floor come first: they
     // leave a flatter skyline.
-    std::vector<std::pair<int, uint32_t>> candidates;
+    // On a stack shared by all levels of the search: this level's are from
+    // `base` on, and it is cut back to `base` when this level returns.
+    size_t base = candidates.size();
+    struct CutBack {
+      std::vector<std::pair<int, uint32_t>> &stack;
+      size_t size;
+      ~CutBack() { stack.resize(size); }
+    } cutBack{candidates, base};
     for (uint32_t id : covering[chosen]) {
       if (placed[id] || tops[id] != level)
         continue;
@@ -502,9 +522,10 @@ private:
       candidates.push_back({-flat, id});
     }
     std::stable_sort(
-        candidates.begin(), candidates.end(),
+        candidates.begin() + base, candidates.end(),
         [](const auto &x, const auto &y) { return x.first < y.first; });
-    for (auto [unused, id] : candidates) {
+    for (size_t k = base, end = candidates.size(); k < end; ++k) {
+      uint32_t id = candidates[k].second;
       uint64_t size = problem.buffers[id].size;
       for (size_t s = first[id]; s < last[id]; ++s) {
         setFloor(s, level + size);
@@ -542,7 +563,7 @@ private:
 
   struct Snapshot {
     std::vector<uint64_t> floor, remaining;
-    std::vector<bool> placed;
+    std::vector<char> placed;
     size_t unplacedCount;
     StateKey hash;
   };
@@ -584,6 +605,7 @@ private:
   std::vector<uint32_t> pending;
   std::vector<uint64_t> topsAbove;
   std::vector<char> canFinish;
+  std::vector<std::pair<int, uint32_t>> candidates;
   /// topOf() of every unplaced buffer, as of the current node.
   std::vector<uint64_t> tops;
   size_t tiledEnd = 0;
@@ -603,7 +625,7 @@ private:
   SearchBudget *budget = nullptr;
   bool outOfBudget = false;
   std::vector<uint64_t> floor, remaining;
-  std::vector<bool> placed;
+  std::vector<char> placed;
   size_t unplacedCount = 0;
   StateKey hash{0, 0};
   std::unordered_set<StateKey, StateKeyHash> failed;
