@@ -58,9 +58,6 @@ PlanResult bestGreedy(const Problem &problem, SearchClock::time_point started,
   return best;
 }
 
-PlanResult planSearchOnThisStack(const Problem &problem,
-                                 const SearchOptions &options);
-
 /// Runs `body` on a thread with a stack of `bytes`, joined on destruction,
 /// so that a deep search cannot overflow the caller's stack, whatever thread
 /// that is. If no such thread can be made, runs it at once on the caller's.
@@ -174,69 +171,72 @@ PlanResult planSearchOnThisStack(const Problem &problem,
     SearchOutcome outcome = SearchOutcome::OutOfBudget;
     std::vector<uint64_t> offsets;
     MergedProblem merged = reduceAtFullBoundaries(padded, c);
-    auto unmerge = [&](const std::vector<uint64_t> &blockOffsets) {
-      for (size_t k = 0; k < merged.blockOf.size(); ++k)
-        offsets.push_back(blockOffsets[merged.blockOf[k]] + merged.within[k]);
-    };
     if (merged.problem.buffers.size() == padded.buffers.size()) {
       outcome = search.decide(c, share);
       offsets = search.offsets();
-    } else if (sideBySide) {
-      // The reduced problem here, the original on a second thread, each
-      // with the whole budget; the first to decide stops the other.
-      SkylineSearch reduced(merged.problem);
-      std::atomic<bool> decided{false};
-      SearchBudget mine = share, theirs = share;
-      mine.stop = theirs.stop = &decided;
-      SearchOutcome other = SearchOutcome::OutOfBudget;
-      {
-        StackThread helper(kSearchStackBytes, [&] {
-          other = search.decide(c, theirs);
-          if (other != SearchOutcome::OutOfBudget)
-            decided = true;
-        });
-        outcome = reduced.decide(c, mine);
-        if (outcome != SearchOutcome::OutOfBudget)
-          decided = true;
-      }
-      share.nodes = mine.nodes + (theirs.nodes - share.nodes);
-      if (outcome == SearchOutcome::Found)
-        unmerge(reduced.offsets());
-      else if (other == SearchOutcome::Found)
-        offsets = search.offsets();
-      if (outcome == SearchOutcome::OutOfBudget)
-        outcome = other;
     } else {
-      // Both problems are searched, in turns of doubling budgets: the
-      // reduced one is smaller, but its search may take a bad turn that the
-      // other's does not (runtimes are heavy-tailed). A turn is the same
-      // work on both: a node costs O(n log n) for n buffers, so the reduced
-      // problem gets proportionally more nodes (counted, not timed, so that
-      // node limits stay reproducible).
       SkylineSearch reduced(merged.problem);
-      for (uint64_t turn = kFirstTurnNodes;
-           outcome == SearchOutcome::OutOfBudget && share.spendOk(); turn *= 2)
-        for (SkylineSearch *which : {&reduced, &search}) {
-          SearchBudget slice = share;
-          uint64_t nodes =
-              which == &search
-                  ? turn
-                  : turn * padded.buffers.size() /
-                        std::max<size_t>(1, merged.problem.buffers.size());
-          if (!share.nodeLimit || share.nodeLimit - share.nodes > nodes)
-            slice.nodeLimit = share.nodes + nodes;
-          outcome = which->decide(c, slice);
-          share.nodes = slice.nodes;
-          if (outcome != SearchOutcome::OutOfBudget) {
-            if (which == &search)
-              offsets = search.offsets();
-            else
-              unmerge(reduced.offsets());
-            break;
-          }
-          if (!share.spendOk())
-            break;
+      // The search that decided, if one did.
+      SkylineSearch *decider = nullptr;
+      if (sideBySide) {
+        // The reduced problem here, the original on a second thread, each
+        // with the whole budget; the first to decide stops the other.
+        std::atomic<bool> decided{false};
+        SearchBudget mine = share, theirs = share;
+        mine.stop = theirs.stop = &decided;
+        SearchOutcome other = SearchOutcome::OutOfBudget;
+        {
+          StackThread helper(kSearchStackBytes, [&] {
+            other = search.decide(c, theirs);
+            if (other != SearchOutcome::OutOfBudget)
+              decided = true;
+          });
+          outcome = reduced.decide(c, mine);
+          if (outcome != SearchOutcome::OutOfBudget)
+            decided = true;
         }
+        share.nodes = mine.nodes + (theirs.nodes - share.nodes);
+        if (outcome != SearchOutcome::OutOfBudget)
+          decider = &reduced;
+        else if (other != SearchOutcome::OutOfBudget) {
+          outcome = other;
+          decider = &search;
+        }
+      } else {
+        // Both problems are searched, in turns of doubling budgets: the
+        // reduced one is smaller, but its search may take a bad turn that the
+        // other's does not (runtimes are heavy-tailed). A turn is the same
+        // work on both: a node costs O(n log n) for n buffers, so the reduced
+        // problem gets proportionally more nodes (counted, not timed, so that
+        // node limits stay reproducible).
+        for (uint64_t turn = kFirstTurnNodes;
+             outcome == SearchOutcome::OutOfBudget && share.spendOk();
+             turn *= 2)
+          for (SkylineSearch *which : {&reduced, &search}) {
+            SearchBudget slice = share;
+            uint64_t nodes =
+                which == &search
+                    ? turn
+                    : turn * padded.buffers.size() /
+                          std::max<size_t>(1, merged.problem.buffers.size());
+            if (!share.nodeLimit || share.nodeLimit - share.nodes > nodes)
+              slice.nodeLimit = share.nodes + nodes;
+            outcome = which->decide(c, slice);
+            share.nodes = slice.nodes;
+            if (outcome != SearchOutcome::OutOfBudget) {
+              decider = which;
+              break;
+            }
+            if (!share.spendOk())
+              break;
+          }
+      }
+      if (decider == &search)
+        offsets = search.offsets();
+      else if (decider)
+        for (size_t k = 0; k < merged.blockOf.size(); ++k)
+          offsets.push_back(reduced.offsets()[merged.blockOf[k]] +
+                            merged.within[k]);
     }
     budget.nodes = share.nodes;
     if (outcome == SearchOutcome::Found) {

@@ -58,6 +58,8 @@ public:
   Impl(const Problem &problem) : problem(problem), axis(problem) {
     size_t n = problem.buffers.size();
     sections = axis.size() ? axis.size() - 1 : 0;
+    while (leaves < sections)
+      leaves *= 2;
     first.resize(n);
     last.resize(n);
     covering.assign(sections, {});
@@ -111,9 +113,6 @@ public:
     this->budget = &budget;
     outOfBudget = false;
     floor.assign(sections, 0);
-    leaves = 1;
-    while (leaves < sections)
-      leaves *= 2;
     buildHighest();
     remaining.assign(sections, 0);
     placed.assign(n, false);
@@ -276,6 +275,20 @@ private:
     return lowest;
   }
 
+  /// Symmetry: a buffer whose twin (same size and lifetime) comes before
+  /// it waits until that twin is placed.
+  bool twinPlaced(uint32_t id) const {
+    return previousTwin[id] < 0 || placed[previousTwin[id]];
+  }
+
+  /// Whether unplaced buffer `id` sits at `level` from section x and leaves
+  /// a tileable rest of the run [a, b) (see computeCanFinish).
+  bool tilesFrom(uint32_t id, size_t x, size_t a, size_t b,
+                 uint64_t level) const {
+    return first[id] == x && !placed[id] && last[id] <= b &&
+           canFinish[last[id] - a] && tops[id] == level;
+  }
+
   /// canFinish[x - a] for the run of sections [a, b) at `level`: whether
   /// [x, b) can be tiled end to end by unplaced buffers sitting at `level`.
   void computeCanFinish(size_t a, size_t b, uint64_t level) {
@@ -283,8 +296,7 @@ private:
     canFinish[b - a] = true;
     for (size_t x = b; x-- > a;)
       for (uint32_t id : covering[x])
-        if (first[id] == x && !placed[id] && last[id] <= b &&
-            canFinish[last[id] - a] && tops[id] == level) {
+        if (tilesFrom(id, x, a, b, level)) {
           canFinish[x - a] = true;
           break;
         }
@@ -306,36 +318,27 @@ private:
       --crossing[last[id] - lo];
       ++starts[first[id] - lo];
     }
-    // Most nodes have one part: count them before building a list.
-    size_t nonEmpty = 0, inPart = 0;
+    // Parts: (unplaced buffers, first section, end section), built in
+    // storage kept across nodes (most nodes have one part), and copied for
+    // the deeper levels that the parts' searches reach.
+    std::vector<Part> &found = partScratch;
+    found.clear();
     int64_t live = 0;
     for (size_t s = lo; s < hi; ++s) {
       live += crossing[s - lo];
-      if (s == lo || live == 0) {
-        nonEmpty += inPart != 0;
-        inPart = 0;
-      }
-      inPart += starts[s - lo];
-    }
-    if (nonEmpty + (inPart != 0) < 2)
-      return std::nullopt;
-    // Parts: (unplaced buffers, first section, end section).
-    std::vector<std::tuple<size_t, size_t, size_t>> parts;
-    live = 0;
-    for (size_t s = lo; s < hi; ++s) {
-      live += crossing[s - lo];
       if (s == lo || live == 0)
-        parts.push_back({0, s, s + 1});
+        found.push_back({0, s, s + 1});
       else
-        std::get<2>(parts.back()) = s + 1;
-      std::get<0>(parts.back()) += starts[s - lo];
+        std::get<2>(found.back()) = s + 1;
+      std::get<0>(found.back()) += starts[s - lo];
     }
-    parts.erase(
-        std::remove_if(parts.begin(), parts.end(),
-                       [](const auto &p) { return std::get<0>(p) == 0; }),
-        parts.end());
-    if (parts.size() < 2)
+    found.erase(
+        std::remove_if(found.begin(), found.end(),
+                       [](const Part &p) { return std::get<0>(p) == 0; }),
+        found.end());
+    if (found.size() < 2)
       return std::nullopt;
+    std::vector<Part> parts = found;
     // The smallest parts first: they are the cheapest to solve or refute.
     std::sort(parts.begin(), parts.end());
     Snapshot saved = snapshot();
@@ -394,7 +397,7 @@ private:
     // lost: the buffers that sit at its floor must tile it end to end, the
     // first one starting where the run does. A run that cannot be tiled
     // ends the branch; the most constrained valley is where to branch.
-    size_t chosen = hi, fewest = SIZE_MAX;
+    size_t chosen = hi, chosenEnd = hi, fewest = SIZE_MAX;
     uint64_t level = UINT64_MAX;
     bool tiled = false;
     for (size_t a = lo; a < hi;) {
@@ -421,9 +424,7 @@ private:
           return false;
         size_t count = 0;
         for (uint32_t id : covering[a])
-          if (first[id] == a && !placed[id] && last[id] <= b &&
-              canFinish[last[id] - a] && tops[id] == runLevel &&
-              (previousTwin[id] < 0 || placed[previousTwin[id]]))
+          if (tilesFrom(id, a, a, b, runLevel) && twinPlaced(id))
             ++count;
         if (count == 0)
           return false;
@@ -431,7 +432,7 @@ private:
           tiled = true;
           fewest = count;
           chosen = a;
-          tiledEnd = b;
+          chosenEnd = b;
           level = runLevel;
         }
       } else if (!tiled) {
@@ -447,7 +448,7 @@ private:
             uint64_t top = tops[id];
             if (top != runLevel)
               raise = std::min(raise, top);
-            else if (previousTwin[id] < 0 || placed[previousTwin[id]])
+            else if (twinPlaced(id))
               ++count;
           }
           if (count == 0 && (raise == UINT64_MAX || raise > capacity ||
@@ -488,9 +489,8 @@ private:
     }
     // In a tiled run, only buffers that start it and leave a tileable rest
     // (recomputed for the chosen run: canFinish is shared by all runs).
-    size_t runStart = chosen, runEnd = tiledEnd;
     if (tiled)
-      computeCanFinish(runStart, runEnd, level);
+      computeCanFinish(chosen, chosenEnd, level);
 
     // Branch 1: a buffer whose whole lifetime is at this level goes there.
     // Candidates whose top meets a neighbouring floor come first: they
@@ -504,12 +504,9 @@ private:
       ~CutBack() { stack.resize(size); }
     } cutBack{candidates, base};
     for (uint32_t id : covering[chosen]) {
-      if (placed[id] || tops[id] != level)
+      if (placed[id] || tops[id] != level || !twinPlaced(id))
         continue;
-      if (previousTwin[id] >= 0 && !placed[previousTwin[id]])
-        continue;
-      if (tiled && (first[id] != runStart || last[id] > runEnd ||
-                    !canFinish[last[id] - runStart]))
+      if (tiled && !tilesFrom(id, chosen, chosen, chosenEnd, level))
         continue;
       uint64_t top = level + problem.buffers[id].size;
       int flat = 0;
@@ -596,6 +593,8 @@ private:
   size_t lo = 0, hi = 0, done = 0;
   std::vector<int64_t> crossing;
   std::vector<size_t> starts;
+  using Part = std::tuple<size_t, size_t, size_t>;
+  std::vector<Part> partScratch;
   /// Per node: the lowest top of a buffer whose lifetime covers the node's
   /// sections (a tree shaped like `highest`).
   std::vector<uint64_t> lowest;
@@ -608,7 +607,6 @@ private:
   std::vector<std::pair<int, uint32_t>> candidates;
   /// topOf() of every unplaced buffer, as of the current node.
   std::vector<uint64_t> tops;
-  size_t tiledEnd = 0;
   static constexpr uint64_t kRestartBase = 4096;
   uint64_t restartAt = UINT64_MAX;
   bool hitRestart = false;
