@@ -34,6 +34,15 @@ config.substitutions.append(("%lower_to_llvm",
     "--convert-arith-to-llvm --convert-func-to-llvm --convert-cf-to-llvm "
     "--reconcile-unrealized-casts"))
 
+# The bufferization recipe that docs/integration.md recommends before
+# --memplan-pack-allocs: returned buffers become the caller's out-params, so
+# nothing packable is returned.
+config.substitutions.append(("%bufferize_for_packing",
+    "--one-shot-bufferize=\"bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map\" "
+    "--buffer-results-to-out-params=\"hoist-static-allocs "
+    "modify-public-functions\""))
+
 # Compiling and running generated code: the host runtime always, nvcc where
 # it was found at configure time (tests that need it say REQUIRES: nvcc and
 # show as UNSUPPORTED elsewhere).

@@ -15,9 +15,20 @@ using namespace mlir::memplan;
 
 namespace {
 
-/// Values the planner cares about: tensors and memrefs.
-bool isPlannable(Value value) {
-  return isa<TensorType, BaseMemRefType>(value.getType());
+/// Values the planner cares about: tensors.
+bool isPlannable(Value value) { return isa<TensorType>(value.getType()); }
+
+/// A memref in a function planned with tensor semantics: memrefs alias,
+/// escape and are freed in ways that value liveness does not see, so
+/// bufferized IR goes through the memref alias model instead.
+LogicalResult rejectMemRef(Value value, Location loc) {
+  if (!isa<BaseMemRefType>(value.getType()))
+    return success();
+  return emitError(loc)
+         << "this function holds memrefs (" << value.getType()
+         << "): --plan-offsets plans the value-semantic tensors of memplan "
+            "graphs; plan bufferized IR with --memplan-pack-allocs, which "
+            "follows memref aliases and escapes";
 }
 
 /// The operand whose buffer `result` is a view of, if any.
@@ -86,6 +97,8 @@ BufferLiveness::compute(Region &body, const InPlacePolicy &inPlace) {
   };
 
   for (BlockArgument argument : block.getArguments()) {
+    if (failed(rejectMemRef(argument, argument.getLoc())))
+      return failure();
     if (!isPlannable(argument))
       continue;
     FailureOr<uint64_t> bytes =
@@ -111,6 +124,8 @@ BufferLiveness::compute(Region &body, const InPlacePolicy &inPlace) {
     bool isConstant = op.hasTrait<OpTrait::ConstantLike>();
     llvm::SmallSet<unsigned, 4> takenInPlace;
     for (OpResult result : op.getResults()) {
+      if (failed(rejectMemRef(result, op.getLoc())))
+        return failure();
       if (!isPlannable(result))
         continue;
       FailureOr<uint64_t> bytes = getBytesOrEmitError(

@@ -2,12 +2,16 @@
 
 #include "memplan/Transforms/Passes.h"
 
+#include "ArenaPacking.h"
 #include "FunctionPlan.h"
-#include "memplan/Analysis/AllocLiveness.h"
-#include "memplan/Planner/Validator.h"
+#include "memplan/Analysis/MemRefAliasModel.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/BufferViewFlowOpInterfaceImpl.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/BufferViewFlowOpInterfaceImpl.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::memplan {
@@ -20,111 +24,264 @@ using namespace mlir::memplan;
 
 namespace {
 
+/// The name of the attribute that marks an arena argument.
+constexpr StringLiteral kArenaArgumentAttrName = "memplan.arena";
+
 struct PackAllocsPass
     : public mlir::memplan::impl::PackAllocsBase<PackAllocsPass> {
   using PackAllocsBase::PackAllocsBase;
 
+  /// The alias model follows arith.select and memref ops through
+  /// BufferViewFlowOpInterface; upstream registers neither model by default.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    PackAllocsBase::getDependentDialects(registry);
+    arith::registerBufferViewFlowOpInterfaceExternalModels(registry);
+    memref::registerBufferViewFlowOpInterfaceExternalModels(registry);
+  }
+
   LogicalResult initialize(MLIRContext *context) override {
+    if (arenaMode != "alloc" && arenaMode != "arg")
+      return emitError(UnknownLoc::get(context))
+             << "unknown arena-mode '" << arenaMode
+             << "'; expected 'alloc' or 'arg'";
     return configurePlanner(context, algorithm, alignment, searchSeconds,
                             searchNodes, capacity, chosen, search);
   }
 
   void runOnOperation() override {
-    for (auto function : getOperation().getOps<FunctionOpInterface>())
-      if (!function.isExternal() && failed(pack(function)))
+    ModuleOp module = getOperation();
+    CallCaptureAnalysis calls(module);
+    SmallVector<FunctionOpInterface> functions(
+        module.getOps<FunctionOpInterface>());
+    for (FunctionOpInterface function : functions)
+      if (!function.isExternal() && failed(pack(function, calls)))
         return signalPassFailure();
   }
 
-  LogicalResult pack(FunctionOpInterface function) {
-    AllocLiveness liveness = analyzeAllocs(function);
-    for (const AllocRejection &rejection : liveness.rejections)
-      emitRemark(rejection.alloc->getLoc())
-          << "memplan: not packed: " << rejection.reason;
+  LogicalResult pack(FunctionOpInterface function, CallCaptureAnalysis &calls) {
+    MemRefAliasModel model(function, calls);
+    ArrayRef<AllocBuffer> buffers = model.getBuffers();
+    for (const AllocBuffer &buffer : buffers)
+      if (!buffer.isPackable()) {
+        ++numLeftAlone;
+        emitRemark(buffer.alloc->getLoc())
+            << "memplan: not packed: " << buffer.rejection;
+      }
 
-    // Buffers that are freed and buffers that are not (IR before a
-    // deallocation pipeline) are not mixed: the arena is freed exactly when
-    // the buffers it replaces were.
-    SmallVector<AllocCandidate *> freed, unfreed;
-    for (AllocCandidate &candidate : liveness.candidates)
-      (candidate.deallocs.empty() ? unfreed : freed).push_back(&candidate);
-    SmallVector<AllocCandidate *> &packed = freed.empty() ? unfreed : freed;
-    if (!freed.empty())
-      for (AllocCandidate *other : unfreed)
-        emitRemark(other->alloc->getLoc())
-            << "memplan: not packed: it has no dealloc, unlike the buffers "
-               "packed in this function";
-    if (packed.size() < 2)
+    PackingOptions options;
+    options.algorithm = *chosen;
+    options.alignment = alignment;
+    options.search = &search;
+    options.wholeFunction = arenaMode == "arg";
+    FailureOr<FunctionPacking> packing = planPacking(function, model, options);
+    if (failed(packing))
+      return failure();
+    for (auto &[index, reason] : packing->leftAlone) {
+      ++numLeftAlone;
+      emitRemark(buffers[index].alloc->getLoc())
+          << "memplan: not packed: " << reason;
+    }
+    freeAtLastUse(function, model, *packing);
+    if (packing->arenas.empty())
       return success();
 
-    ::memplan::Problem problem;
-    uint64_t arenaAlignment = 1;
-    for (AllocCandidate *candidate : packed) {
-      uint64_t align = std::max<uint64_t>(alignment, candidate->alignment);
-      if (align & (align - 1))
-        align = alignment; // non power-of-two alignment attributes: ignored
-      arenaAlignment = std::max(arenaAlignment, align);
-      problem.buffers.push_back(
-          {candidate->bytes, candidate->start, candidate->end, align});
+    SmallVector<Value> arenaValues;
+    if (options.wholeFunction) {
+      if (failed(addArenaArguments(function, *packing, arenaValues)))
+        return failure();
+    } else {
+      // Where each arena starts and ends, found before any op is inserted
+      // (new ops have no position).
+      Block &body = function.getFunctionBody().front();
+      const ProgramOrder &order = model.getOrder();
+      SmallVector<std::pair<Operation *, Operation *>> bounds;
+      for (const PackedArena &arena : packing->arenas) {
+        Operation *first = nullptr, *last = nullptr;
+        for (Operation &op : body) {
+          if (order.begin(&op) == arena.begin)
+            first = &op;
+          if (order.end(&op) == arena.end)
+            last = &op;
+        }
+        bounds.emplace_back(first, last);
+      }
+      for (auto [arena, bound] : llvm::zip_equal(packing->arenas, bounds))
+        arenaValues.push_back(
+            allocateArena(function, arena, bound.first, bound.second));
     }
-    ::memplan::PlanResult result = ::memplan::plan(problem, *chosen, &search);
-    if (!result.ok())
-      return function.emitError() << "cannot pack the allocations of this "
-                                     "function: "
-                                  << result.error;
-    if (std::optional<::memplan::ValidationError> error =
-            ::memplan::validateSolution(problem, result.solution))
-      return function.emitError()
-             << "internal error: the plan failed validation: "
-             << error->message;
-    if (const auto &summary = result.solution.search;
-        summary && !summary->capacityMet)
-      return function.emitError()
-             << "no packing fits in " << *search.capacity << " bytes";
-    if (result.solution.arenaSize > static_cast<uint64_t>(INT64_MAX))
-      return function.emitError("the arena exceeds 2^63 - 1 bytes");
-
-    rewrite(function, packed, result.solution, arenaAlignment);
-    emitRemark(function.getLoc())
-        << "memplan: @" << function.getName() << ": packed " << packed.size()
-        << " allocations (" << ::memplan::computeBytesWithoutReuse(problem)
-        << " bytes) into one arena of " << result.solution.arenaSize
-        << " bytes (lower bound " << ::memplan::computeLowerBound(problem)
-        << " bytes, " << ::memplan::getAlgorithmName(*chosen).data() << ")";
+    emitSummaries(function, *packing);
+    for (auto [arena, value] : llvm::zip_equal(packing->arenas, arenaValues))
+      replaceByViews(buffers, arena, value);
     return success();
   }
 
-  void rewrite(FunctionOpInterface function, ArrayRef<AllocCandidate *> packed,
-               const ::memplan::Solution &solution, uint64_t arenaAlignment) {
+  /// Moves the deallocs of buffers in no arena to just after the top-level
+  /// op of their last use (positions are taken before any op is inserted).
+  void freeAtLastUse(FunctionOpInterface function,
+                     const MemRefAliasModel &model,
+                     const FunctionPacking &packing) {
     Block &body = function.getFunctionBody().front();
+    const ProgramOrder &order = model.getOrder();
+    SmallVector<std::pair<unsigned, Operation *>> moves;
+    for (auto [index, end] : packing.freeAtLastUse)
+      for (Operation &op : body)
+        if (order.end(&op) == end)
+          moves.emplace_back(index, &op);
     OpBuilder builder(function.getContext());
-    Location loc = function.getLoc();
-    builder.setInsertionPointToStart(&body);
-    auto arenaType = MemRefType::get({static_cast<int64_t>(solution.arenaSize)},
-                                     builder.getI8Type());
-    Value arena = memref::AllocOp::create(
-        builder, loc, arenaType, ValueRange{},
-        builder.getI64IntegerAttr(static_cast<int64_t>(arenaAlignment)));
-    bool freed = false;
-    for (auto [index, candidate] : llvm::enumerate(packed)) {
-      auto alloc = cast<memref::AllocOp>(candidate->alloc);
-      builder.setInsertionPoint(alloc);
-      Value offset = arith::ConstantIndexOp::create(
-          builder, alloc.getLoc(),
-          static_cast<int64_t>(solution.offsets[index]));
-      Value view =
-          memref::ViewOp::create(builder, alloc.getLoc(), alloc.getType(),
-                                 arena, offset, ValueRange{});
-      for (Operation *dealloc : candidate->deallocs) {
+    for (auto [index, last] : moves) {
+      const AllocBuffer &buffer = model.getBuffers()[index];
+      for (Operation *dealloc : buffer.deallocs)
         dealloc->erase();
-        freed = true;
-      }
+      builder.setInsertionPointAfter(last);
+      memref::DeallocOp::create(builder, buffer.alloc->getLoc(),
+                                buffer.alloc->getResult(0));
+    }
+  }
+
+  /// The arena as an alloc before `first`, the first top-level op that
+  /// holds one of its buffers, freed after `last`, the last one (when its
+  /// buffers were freed).
+  Value allocateArena(FunctionOpInterface function, const PackedArena &arena,
+                      Operation *first, Operation *last) {
+    OpBuilder builder(function.getContext());
+    builder.setInsertionPoint(first);
+    Value value = memref::AllocOp::create(
+        builder, function.getLoc(), getArenaType(arena), ValueRange{},
+        builder.getI64IntegerAttr(static_cast<int64_t>(arena.alignment)));
+    if (arena.freed) {
+      if (last->hasTrait<OpTrait::IsTerminator>())
+        builder.setInsertionPoint(last);
+      else
+        builder.setInsertionPointAfter(last);
+      memref::DeallocOp::create(builder, function.getLoc(), value);
+    }
+    ++numArenas;
+    return value;
+  }
+
+  /// arena-mode=arg: one argument per arena (one per memory space), and a
+  /// function `@<name>_arena_size` returning their sizes in bytes, in
+  /// argument order.
+  LogicalResult addArenaArguments(FunctionOpInterface function,
+                                  const FunctionPacking &packing,
+                                  SmallVectorImpl<Value> &values) {
+    ModuleOp module = getOperation();
+    if (std::optional<SymbolTable::UseRange> uses =
+            SymbolTable::getSymbolUses(function, module);
+        uses && !uses->empty())
+      return function.emitError()
+             << "arena-mode=arg adds arena arguments to @" << function.getName()
+             << ", but it is called in this module";
+    std::string queryName = (function.getName() + "_arena_size").str();
+    if (SymbolTable::lookupSymbolIn(module, queryName))
+      return function.emitError()
+             << "arena-mode=arg: the size query @" << queryName
+             << " would replace an existing symbol";
+
+    OpBuilder builder(function.getContext());
+    SmallVector<Value> sizes;
+    SmallVector<Type> sizeTypes;
+    builder.setInsertionPointAfter(function);
+    auto query = func::FuncOp::create(
+        builder, function.getLoc(), queryName,
+        builder.getFunctionType({}, SmallVector<Type>(packing.arenas.size(),
+                                                      builder.getIndexType())));
+    builder.setInsertionPointToStart(query.addEntryBlock());
+    for (const PackedArena &arena : packing.arenas) {
+      unsigned index = function.getNumArguments();
+      NamedAttrList attrs;
+      attrs.append(kArenaArgumentAttrName, builder.getUnitAttr());
+      attrs.append("memplan.arena_alignment",
+                   builder.getI64IntegerAttr(arena.alignment));
+      if (failed(function.insertArgument(
+              index, getArenaType(arena),
+              attrs.getDictionary(function.getContext()), function.getLoc())))
+        return function.emitError("cannot add an arena argument");
+      values.push_back(function.getArgument(index));
+      sizes.push_back(arith::ConstantIndexOp::create(
+          builder, function.getLoc(), static_cast<int64_t>(arena.bytes)));
+    }
+    func::ReturnOp::create(builder, function.getLoc(), sizes);
+    return success();
+  }
+
+  void replaceByViews(ArrayRef<AllocBuffer> buffers, const PackedArena &arena,
+                      Value arenaValue) {
+    OpBuilder builder(arenaValue.getContext());
+    for (auto [index, offset] : llvm::zip_equal(arena.buffers, arena.offsets)) {
+      memref::AllocOp alloc = buffers[index].alloc;
+      builder.setInsertionPoint(alloc);
+      Value offsetValue = arith::ConstantIndexOp::create(
+          builder, alloc.getLoc(), static_cast<int64_t>(offset));
+      Value view = memref::ViewOp::create(builder, alloc.getLoc(),
+                                          alloc.getType(), arenaValue,
+                                          offsetValue, alloc.getDynamicSizes());
+      for (Operation *dealloc : buffers[index].deallocs)
+        dealloc->erase();
       alloc.getResult().replaceAllUsesWith(view);
       alloc.erase();
+      ++numPacked;
     }
-    if (freed) {
-      builder.setInsertionPoint(body.getTerminator());
-      memref::DeallocOp::create(builder, loc, arena);
+  }
+
+  /// The summary remark of each memory space.
+  void emitSummaries(FunctionOpInterface function,
+                     const FunctionPacking &packing) {
+    for (const SpacePeak &peak : packing.peaks) {
+      SmallVector<const PackedArena *> arenas;
+      for (const PackedArena &arena : packing.arenas)
+        if (arena.memorySpace == peak.memorySpace)
+          arenas.push_back(&arena);
+      if (arenas.empty())
+        continue;
+      uint64_t count = 0, withoutReuse = 0, lowerBound = 0, startArena = 0,
+               nodes = 0;
+      bool searched = false, proven = true;
+      for (const PackedArena *arena : arenas) {
+        count += arena->buffers.size();
+        withoutReuse += arena->bytesWithoutReuse;
+        lowerBound = std::max(lowerBound, arena->lowerBound);
+        if (const auto &summary = arena->search) {
+          searched = true;
+          startArena = std::max(startArena, summary->startArena);
+          nodes += summary->nodes;
+          proven &= summary->provenOptimal;
+        }
+      }
+      InFlightDiagnostic remark = emitRemark(function.getLoc());
+      remark << "memplan: @" << function.getName() << ": packed " << count
+             << " allocations (" << withoutReuse << " bytes)";
+      if (auto number = dyn_cast_if_present<IntegerAttr>(peak.memorySpace))
+        remark << " of memory space " << number.getInt();
+      else if (peak.memorySpace)
+        remark << " of memory space " << peak.memorySpace;
+      if (arenaMode == "arg")
+        remark << " into the arena argument of " << arenas.front()->bytes
+               << " bytes";
+      else if (arenas.size() == 1)
+        remark << " into one arena of " << arenas.front()->bytes << " bytes";
+      else {
+        remark << " into " << arenas.size() << " arenas of ";
+        llvm::interleave(
+            arenas, remark,
+            [&](const PackedArena *arena) { remark << arena->bytes; }, " + ");
+        remark << " bytes, live at different times";
+      }
+      remark << " (lower bound " << lowerBound << " bytes, "
+             << ::memplan::getAlgorithmName(*chosen).data();
+      if (searched)
+        remark << "; from " << startArena << " bytes (greedy), " << nodes
+               << " search nodes" << (proven ? ", proven optimal" : "");
+      remark << "); function peak " << peak.packed << " bytes, "
+             << peak.freedAtLastUse
+             << " bytes with every buffer freed at its last use";
     }
+  }
+
+  MemRefType getArenaType(const PackedArena &arena) {
+    return MemRefType::get({static_cast<int64_t>(arena.bytes)},
+                           IntegerType::get(&getContext(), 8),
+                           MemRefLayoutAttrInterface(), arena.memorySpace);
   }
 
   std::optional<::memplan::Algorithm> chosen;

@@ -17,7 +17,11 @@
 //   (getInPlaceOperands) when no value in that buffer is used after this op
 //   and the buffer is large enough, if the caller's policy accepts it.
 // * An op's scratch bytes are a buffer live at that op only.
-// * Any other op with tensor or memref results gets a fresh buffer for each.
+// * Any other op with tensor results gets a fresh buffer for each.
+// * Memref values are an error: they alias and escape in ways that value
+//   liveness does not see (a select of two buffers, a pointer taken from
+//   one). Bufferized IR is planned by --memplan-pack-allocs through
+//   MemRefAliasModel.h.
 //
 //===----------------------------------------------------------------------===//
 

@@ -73,21 +73,39 @@ def PlanOffsets : Pass<"plan-offsets", "::mlir::ModuleOp"> {
 }
 
 def PackAllocs : Pass<"memplan-pack-allocs", "::mlir::ModuleOp"> {
-  let summary = "Pack the memref.alloc buffers of each function into one arena";
+  let summary = "Pack the memref.alloc buffers of each function into arenas";
   let description = [{
-    For upstream IR after bufferization (and, optionally, a deallocation
-    pipeline): plans every packable `memref.alloc` of a function into one
-    arena, then replaces them by ONE `memref.alloc` of `i8` and a
-    `memref.view` per buffer at its planned offset, and removes their
-    deallocations (the arena is freed at the end of the function when they
-    had any).
+    For upstream IR after bufferization (before or after a deallocation
+    pipeline): plans every `memref.alloc` that may share bytes with others
+    into an arena, replaces it by a `memref.view` of the arena at its planned
+    offset, and removes its deallocations.
 
-    Lifetimes end at the last use of any value that may alias a buffer
-    (views, casts, selects, scf results and iter_args, uses inside regions),
-    not at its dealloc. Allocations in loops or branches, of dynamic size,
-    that escape (returned, passed to a call, stored), or freed by a dealloc
-    that may free another buffer are left as they are, each with a remark
-    saying why.
+    Which buffers may share bytes, and when they are live, is decided by one
+    model of memref aliasing and escape (`MemRefAliasModel.h`) built on
+    `BufferViewFlowAnalysis` and `MemoryEffectOpInterface`: a buffer is
+    packed only when every use of it and of its aliases is understood, and
+    lives until the last use of any alias. Buffers that are returned, kept
+    by a call, exposed as a pointer or another type, used by ops of unknown
+    effect, allocated in parallel loops or in functions with unstructured
+    control flow are left alone, each with a remark naming the reason and
+    the op. Allocations inside `scf.for`/`scf.while` bodies and `scf.if`
+    branches are packed when they die within their iteration; `?` sizes
+    given by constants count as static. Sizes are the lowering's: the
+    DataLayout size of each element rounded to its ABI alignment (`i1`:
+    1 byte, `vector<3xf32>`: 16 bytes).
+
+    There is one arena per memory space, and per stretch of the function in
+    which buffers are live: an arena is allocated before the top-level op
+    where its first buffer is born and freed after the one where its last
+    dies (when the buffers it replaces were freed). The function's peak --
+    the arenas plus every buffer left alone, freed at its last use -- is
+    never above the peak with every buffer freed at its last use: an arena
+    that would raise it is given up. A remark per memory space reports the
+    arenas, their lower bound and both peaks.
+
+    With `arena-mode=arg`, the caller passes the arena: the function takes
+    one more argument per memory space (`memref<Nxi8>`, marked
+    `memplan.arena`), and `@<name>_arena_size()` returns the sizes.
 
     ```mlir
     %a = memref.alloc() {alignment = 64 : i64} : memref<4x16xf32>
@@ -115,16 +133,55 @@ def PackAllocs : Pass<"memplan-pack-allocs", "::mlir::ModuleOp"> {
            "best-fit, shared-objects or search">,
     Option<"alignment", "alignment", "uint64_t", "64",
            "Minimum byte alignment of every offset (a power of two); each "
-           "alloc's own alignment attribute can ask for more">,
+           "alloc's own alignment attribute and element type can ask for "
+           "more">,
     Option<"searchSeconds", "search-seconds", "double", "1.0",
-           "search: wall-clock budget per function">,
+           "search: wall-clock budget per arena">,
     Option<"searchNodes", "search-nodes", "uint64_t", "0",
-           "search: node budget per function (0: none)">,
+           "search: node budget per arena (0: none)">,
     Option<"capacity", "capacity", "uint64_t", "0",
-           "search: the arena must fit in this many bytes (0: minimise)">,
+           "search: every arena must fit in this many bytes (0: minimise)">,
+    Option<"arenaMode", "arena-mode", "std::string", "\"alloc\"",
+           "alloc: the function allocates its arenas; arg: the caller "
+           "passes one arena per memory space as trailing arguments, sized "
+           "by the generated @<name>_arena_size()">,
+  ];
+  let statistics = [
+    Statistic<"numPacked", "packed", "Allocations replaced by arena views">,
+    Statistic<"numLeftAlone", "left-alone", "Allocations left alone">,
+    Statistic<"numArenas", "arenas", "Arenas allocated">,
   ];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def VerifyPacking : Pass<"memplan-verify-packing", "::mlir::ModuleOp"> {
+  let summary = "Check packed memref IR, independently of the planner";
+  let description = [{
+    Checks the output of `--memplan-pack-allocs` (or any IR that carves
+    buffers out of one `memref<Nxi8>` with `memref.view`s) with a checker
+    written apart from the planner and deliberately more conservative: it
+    shares neither the alias model nor the positions nor the size code.
+
+    * Every use of an arena is a `memref.view` at a constant offset (or its
+      `memref.dealloc`); each view's byte range, computed from the LLVM
+      types the lowering produces, lies inside the arena and is aligned for
+      its element type.
+    * Each view reaches the memref values derived from it by any op (every
+      memref result, region argument and, through terminators, result of
+      the enclosing op), and a use by an op that does not only read or write
+      it (a pointer extraction, a cast, an unknown op, an external call)
+      makes it live forever. A view that is freed, returned, or lives on
+      into the next iteration of its loop lives forever too.
+    * Two views whose bytes overlap must be dead at each other's uses:
+      their uses, seen from the innermost block holding both, must occupy
+      disjoint positions, or lie in mutually exclusive branches; views
+      inside a loop whose iterations may run at once never share bytes.
+    * The arena's dealloc comes after the last use of every view.
+
+    The first violation is an error naming both values.
+  }];
 }
 
 def VerifyPlan : Pass<"memplan-verify-plan", "::mlir::ModuleOp"> {

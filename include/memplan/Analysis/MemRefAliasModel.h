@@ -1,0 +1,123 @@
+//===- MemRefAliasModel.h - Which memref buffers may share bytes -*- C++
+//-*-===//
+//
+// The one model of memref aliasing and escape that every memplan pass
+// planning memrefs uses. A memref.alloc buffer may share bytes with another
+// only when every use of it, and of every value that may alias it, is
+// understood:
+//
+//  * a view (ViewLikeOpInterface), an op that names the operands its results
+//    may be (BufferViewFlowOpInterface: arith.select), or a region branch
+//    (scf.if/for/while results, iter_args, yields): the values it creates
+//    are aliases, found by upstream's BufferViewFlowAnalysis and followed in
+//    turn;
+//  * an op that declares through MemoryEffectOpInterface only read and
+//    write effects on it and derives no reference from it: its results are
+//    plain data (integers, floats, vectors) or fresh allocations;
+//  * memref.dim and other ShapedDimOpInterface ops (metadata);
+//  * a memref.dealloc of this buffer and no other (removed when packed);
+//  * a call of a function of the module that does not keep it: the same
+//    rules hold for the callee's argument, and its return does not take it.
+//
+// Anything else makes the buffer unpackable, with the reason and the op:
+// returning it, ops of unknown or no declared effect, pointer and metadata
+// extraction (extract_aligned_pointer_as_index), casts out of the memref
+// type system (to_tensor, unrealized_conversion_cast), calls of external
+// functions, frees by other ops, and uses inside regions of ops that do not
+// describe their control flow (gpu.launch, async.execute).
+//
+// Where a buffer lives: positions are ProgramOrder's (nested regions
+// included). A buffer lives from its alloc to the end of the last op that
+// uses an alias; a use inside a loop (or any op that repeats or runs its
+// regions concurrently) that does not also hold the alloc keeps it alive to
+// the end of that loop. A buffer allocated inside a loop is packable only if
+// it dies within its iteration: no alias leaves the loop's region or enters
+// the next iteration, so one offset serves every iteration. Allocations in
+// regions whose executions may overlap (scf.parallel, scf.forall) or that
+// memplan does not model are left alone, as are functions with unstructured
+// control flow (any region of more than one block).
+//
+// Sizes are the lowering's (MemRefByteSize.h); `?` dimensions whose size
+// operands are constants count as static.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMPLAN_ANALYSIS_MEMREFALIASMODEL_H
+#define MEMPLAN_ANALYSIS_MEMREFALIASMODEL_H
+
+#include "memplan/Analysis/ProgramOrder.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace mlir::memplan {
+
+/// One memref.alloc of a function.
+struct AllocBuffer {
+  memref::AllocOp alloc;
+  /// Bytes as the lowering allocates it; nullopt when not a compile-time
+  /// constant (or not sizeable).
+  std::optional<uint64_t> bytes;
+  /// The alignment its arena offset needs: the alloc's alignment attribute
+  /// and its element's ABI alignment.
+  uint64_t alignment = 1;
+  /// Live on [start, end) in ProgramOrder positions. For a buffer that is
+  /// returned, end is the end of the function.
+  int64_t start = 0, end = 0;
+  /// The memref.dealloc ops that free this buffer and nothing else.
+  SmallVector<Operation *> deallocs;
+  /// Why it may not share bytes with other buffers; empty when it may.
+  std::string rejection;
+  /// The op that the rejection is about, if any (a note points at it).
+  Operation *culprit = nullptr;
+
+  bool isPackable() const { return rejection.empty(); }
+};
+
+/// Whether called functions keep the memrefs passed to them. Computed on
+/// demand, once per callee argument, for all functions of one module.
+class CallCaptureAnalysis {
+public:
+  explicit CallCaptureAnalysis(Operation *symbolTableOp);
+  ~CallCaptureAnalysis();
+
+  /// Why `call` may keep (or free, or return) the memref passed as
+  /// `operand`, or nullopt when its callee is known not to.
+  std::optional<std::string> whyMayKeep(CallOpInterface call,
+                                        OpOperand &operand);
+
+private:
+  std::optional<std::string> analyzeArgument(FunctionOpInterface callee,
+                                             unsigned index);
+
+  Operation *symbolTableOp;
+  SymbolTableCollection symbols;
+  /// (callee, argument) -> why it may be kept.
+  llvm::DenseMap<std::pair<Operation *, unsigned>, std::optional<std::string>>
+      verdicts;
+};
+
+/// The memref.alloc buffers of one function: sizes, lifetimes, whether they
+/// may share bytes.
+class MemRefAliasModel {
+public:
+  MemRefAliasModel(FunctionOpInterface function, CallCaptureAnalysis &calls);
+
+  ArrayRef<AllocBuffer> getBuffers() const { return buffers; }
+  const ProgramOrder &getOrder() const { return order; }
+
+private:
+  ProgramOrder order;
+  SmallVector<AllocBuffer> buffers;
+};
+
+} // namespace mlir::memplan
+
+#endif // MEMPLAN_ANALYSIS_MEMREFALIASMODEL_H

@@ -1,0 +1,420 @@
+//===- MemRefAliasModel.cpp - Which memref buffers may share bytes --------===//
+
+#include "memplan/Analysis/MemRefAliasModel.h"
+
+#include "memplan/Analysis/MemRefByteSize.h"
+#include "memplan/Analysis/RegionExecution.h"
+#include "mlir/Dialect/Bufferization/IR/BufferViewFlowOpInterface.h"
+#include "mlir/Dialect/Bufferization/Transforms/BufferViewFlowAnalysis.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/ShapedOpInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+using namespace mlir::memplan;
+
+namespace {
+
+/// What one use does with a buffer.
+enum class UseKind {
+  Access, ///< reads or writes it, or reads its shape: a use, nothing more
+  Alias,  ///< creates values that may be it (BufferViewFlowAnalysis has them)
+  Free,   ///< memref.dealloc
+  Return, ///< returned from the function
+  Escape, ///< anything else: it may be kept, exposed or freed
+};
+
+struct UseVerdict {
+  UseKind kind;
+  std::string reason; ///< for Return and Escape
+};
+
+std::string quoted(Operation *op) {
+  return ("'" + op->getName().getStringRef() + "'").str();
+}
+
+/// Types that cannot carry a reference to a buffer.
+bool isPlainData(Type type) {
+  return isa<IntegerType, IndexType, FloatType, ComplexType, VectorType,
+             NoneType>(type);
+}
+
+bool isInRange(OpOperand &use, OperandRange range) {
+  if (range.empty())
+    return false;
+  unsigned begin = range.getBeginOperandIndex();
+  unsigned number = use.getOperandNumber();
+  return range.getBase()->getOwner() == use.getOwner() && number >= begin &&
+         number < begin + range.size();
+}
+
+/// Whether `use` passes its value into a region or a block, or out of a
+/// region to the op holding it, as a region or block argument or a result:
+/// what BufferViewFlowAnalysis follows through control-flow interfaces.
+bool isForwardedByControlFlow(OpOperand &use) {
+  Operation *owner = use.getOwner();
+  if (auto branch = dyn_cast<RegionBranchOpInterface>(owner)) {
+    SmallVector<RegionSuccessor> successors;
+    branch.getSuccessorRegions(RegionBranchPoint::parent(), successors);
+    for (const RegionSuccessor &successor : successors)
+      if (isInRange(use, branch.getEntrySuccessorOperands(successor)))
+        return true;
+  }
+  if (auto terminator = dyn_cast<RegionBranchTerminatorOpInterface>(owner)) {
+    if (auto parent = dyn_cast<RegionBranchOpInterface>(owner->getParentOp())) {
+      SmallVector<RegionSuccessor> successors;
+      parent.getSuccessorRegions(RegionBranchPoint(terminator), successors);
+      for (const RegionSuccessor &successor : successors)
+        if (isInRange(use, terminator.getSuccessorOperands(successor)))
+          return true;
+    }
+  }
+  if (auto branch = dyn_cast<BranchOpInterface>(owner))
+    for (unsigned index = 0; index < owner->getNumSuccessors(); ++index)
+      if (isInRange(use,
+                    branch.getSuccessorOperands(index).getForwardedOperands()))
+        return true;
+  return false;
+}
+
+UseVerdict classifyUse(OpOperand &use, CallCaptureAnalysis &calls) {
+  Operation *owner = use.getOwner();
+  Value value = use.get();
+  if (isa<memref::DeallocOp>(owner))
+    return {UseKind::Free, {}};
+  if (owner->hasTrait<OpTrait::IsTerminator>() &&
+      isa<FunctionOpInterface>(owner->getParentOp()))
+    return {UseKind::Return, "it is returned from the function"};
+  if (auto call = dyn_cast<CallOpInterface>(owner)) {
+    if (std::optional<std::string> why = calls.whyMayKeep(call, use))
+      return {UseKind::Escape, *why};
+    return {UseKind::Access, {}};
+  }
+  if (isForwardedByControlFlow(use))
+    return {UseKind::Alias, {}};
+  // A view: its one memref result is an alias; other results are index
+  // metadata (extract_strided_metadata), which packing does not change: a
+  // packed buffer is an identity-layout view at offset 0 of its own.
+  if (auto view = dyn_cast<ViewLikeOpInterface>(owner);
+      view && view.getViewSource() == value &&
+      llvm::count_if(owner->getResultTypes(), llvm::IsaPred<BaseMemRefType>) ==
+          1 &&
+      llvm::all_of(owner->getResultTypes(),
+                   llvm::IsaPred<BaseMemRefType, IndexType>))
+    return {UseKind::Alias, {}};
+
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  auto effectOp = dyn_cast<MemoryEffectOpInterface>(owner);
+  if (effectOp)
+    effectOp.getEffects(effects);
+  auto effectsOnValue = [&](auto predicate) {
+    return llvm::any_of(effects, [&](const MemoryEffects::EffectInstance &e) {
+      return e.getValue() == value && predicate(e.getEffect());
+    });
+  };
+
+  if (auto flow = dyn_cast<bufferization::BufferViewFlowOpInterface>(owner)) {
+    bool forwarded = false;
+    // Pairs (source, dependent): `value` flows into the dependent.
+    flow.populateDependencies([&](ValueRange sources, ValueRange dependents) {
+      forwarded |= llvm::is_contained(sources, value);
+    });
+    bool freesOrAllocates = effectsOnValue([](MemoryEffects::Effect *effect) {
+      return isa<MemoryEffects::Free, MemoryEffects::Allocate>(effect);
+    });
+    if (forwarded && !freesOrAllocates)
+      return {UseKind::Alias, {}};
+  }
+  if (auto dim = dyn_cast<ShapedDimOpInterface>(owner);
+      dim && dim.getShapedValue() == value)
+    return {UseKind::Access, {}};
+
+  if (!effectOp)
+    return {UseKind::Escape, "it is used by " + quoted(owner) +
+                                 ", which declares no memory effects"};
+  if (effectsOnValue([](MemoryEffects::Effect *effect) {
+        return isa<MemoryEffects::Free>(effect);
+      }))
+    return {UseKind::Escape, "it is freed by " + quoted(owner)};
+  bool onlyReadsOrWrites = !effectsOnValue([](MemoryEffects::Effect *effect) {
+    return !isa<MemoryEffects::Read, MemoryEffects::Write>(effect);
+  });
+  if (!effectsOnValue([](MemoryEffects::Effect *) { return true; }))
+    return {UseKind::Escape,
+            "it is used by " + quoted(owner) +
+                ", which neither reads nor writes it (it may keep or expose "
+                "it)"};
+  if (!onlyReadsOrWrites)
+    return {UseKind::Escape, "it is used by " + quoted(owner) +
+                                 ", which does not only read or write it"};
+  for (OpResult result : owner->getResults()) {
+    if (isPlainData(result.getType()))
+      continue;
+    bool fresh = llvm::any_of(effects, [&](const auto &effect) {
+      return effect.getValue() == result &&
+             isa<MemoryEffects::Allocate>(effect.getEffect());
+    });
+    if (isa<BaseMemRefType>(result.getType()) && fresh)
+      continue;
+    std::string type;
+    llvm::raw_string_ostream os(type);
+    os << result.getType();
+    return {UseKind::Escape,
+            quoted(owner) + " derives a value of type '" + type + "' from it"};
+  }
+  return {UseKind::Access, {}};
+}
+
+/// Whether `value` is `root` or a chain of views of it: a dealloc of it
+/// frees that buffer and no other.
+bool isViewChainOf(Value value, Value root) {
+  while (value != root) {
+    auto view = value.getDefiningOp<ViewLikeOpInterface>();
+    if (!view || view.getViewDest() != value)
+      return false;
+    value = view.getViewSource();
+  }
+  return true;
+}
+
+/// Whether `value` is created inside `region` on each execution of it: a
+/// result of an op in it, or an argument of a block in a region nested in
+/// it. (An argument of the region's own blocks comes from outside the
+/// execution: a loop's iter_args carry the previous iteration's values.)
+bool isCreatedInside(Value value, Region &region) {
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    Region *owner = argument.getOwner()->getParent();
+    return owner != &region && region.isAncestor(owner);
+  }
+  return region.isAncestor(value.getDefiningOp()->getParentRegion());
+}
+
+/// The values that may be the buffer `value`. BufferViewFlowAnalysis takes
+/// every result of a call for a possible alias of every operand, whatever
+/// its type; only memrefs can be a buffer.
+SmallVector<Value> getAliases(const BufferViewFlowAnalysis &flow, Value value) {
+  SmallVector<Value> aliases;
+  for (Value alias : flow.resolve(value))
+    if (isa<BaseMemRefType>(alias.getType()))
+      aliases.push_back(alias);
+  return aliases;
+}
+
+/// The first op in `function` holding a region of several blocks.
+Operation *findUnstructuredControlFlow(FunctionOpInterface function) {
+  if (!function.getFunctionBody().hasOneBlock())
+    return function;
+  Operation *found = nullptr;
+  function.getFunctionBody().walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      if (!region.empty() && !region.hasOneBlock()) {
+        found = op;
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// CallCaptureAnalysis
+//===----------------------------------------------------------------------===//
+
+CallCaptureAnalysis::CallCaptureAnalysis(Operation *symbolTableOp)
+    : symbolTableOp(symbolTableOp) {}
+
+CallCaptureAnalysis::~CallCaptureAnalysis() = default;
+
+std::optional<std::string> CallCaptureAnalysis::whyMayKeep(CallOpInterface call,
+                                                           OpOperand &operand) {
+  auto callee = dyn_cast_if_present<FunctionOpInterface>(
+      call.resolveCallableInTable(&symbols));
+  if (!callee)
+    return std::string("it is passed to a call whose callee is not known");
+  std::string name = ("@" + callee.getName()).str();
+  if (callee.isExternal())
+    return "it is passed to " + name +
+           ", an external function, which may keep it";
+  OperandRange arguments = call.getArgOperands();
+  if (!isInRange(operand, arguments))
+    return "it is an operand of a call to " + name + " that is no argument";
+  unsigned index =
+      operand.getOperandNumber() - arguments.getBeginOperandIndex();
+  if (index >= callee.getNumArguments())
+    return "it is passed to " + name + " with more arguments than it takes";
+  return analyzeArgument(callee, index);
+}
+
+std::optional<std::string>
+CallCaptureAnalysis::analyzeArgument(FunctionOpInterface callee,
+                                     unsigned index) {
+  std::pair<Operation *, unsigned> key = {callee, index};
+  if (auto known = verdicts.find(key); known != verdicts.end())
+    return known->second;
+  std::string name = ("@" + callee.getName()).str();
+  // While the argument is analysed, a recursive call sees "may keep": the
+  // conservative answer for a cycle.
+  verdicts[key] = "it is passed to " + name + " again (a recursive call)";
+
+  std::optional<std::string> verdict;
+  BufferViewFlowAnalysis flow(callee);
+  for (Value alias : getAliases(flow, callee.getArgument(index))) {
+    for (OpOperand &use : alias.getUses()) {
+      UseVerdict use_ = classifyUse(use, *this);
+      if (use_.kind == UseKind::Free)
+        verdict = "it is passed to " + name + ", which frees it";
+      else if (use_.kind == UseKind::Return)
+        verdict = "it is passed to " + name + ", which returns it";
+      else if (use_.kind == UseKind::Escape)
+        verdict = "it is passed to " + name + ", where " + use_.reason;
+      for (Operation *parent = use.getOwner()->getParentOp();
+           !verdict && parent != callee; parent = parent->getParentOp())
+        if (getRegionExecution(parent) == RegionExecution::Unknown)
+          verdict = "it is passed to " + name + ", where it is used inside " +
+                    quoted(parent) + ", whose regions memplan does not model";
+      if (verdict)
+        break;
+    }
+    if (verdict)
+      break;
+  }
+  verdicts[key] = verdict;
+  return verdict;
+}
+
+//===----------------------------------------------------------------------===//
+// MemRefAliasModel
+//===----------------------------------------------------------------------===//
+
+MemRefAliasModel::MemRefAliasModel(FunctionOpInterface function,
+                                   CallCaptureAnalysis &calls)
+    : order(function.getFunctionBody()) {
+  SmallVector<memref::AllocOp> allocs;
+  function.getFunctionBody().walk(
+      [&](memref::AllocOp alloc) { allocs.push_back(alloc); });
+  if (allocs.empty())
+    return;
+
+  Operation *unstructured = findUnstructuredControlFlow(function);
+  BufferViewFlowAnalysis flow(function);
+  DataLayout layout = DataLayout::closest(function);
+
+  for (memref::AllocOp alloc : allocs) {
+    AllocBuffer buffer;
+    buffer.alloc = alloc;
+    auto reject = [&](const Twine &reason, Operation *culprit = nullptr) {
+      if (!buffer.isPackable())
+        return;
+      buffer.rejection = reason.str();
+      buffer.culprit = culprit;
+    };
+    if (unstructured)
+      reject(Twine("the function has unstructured control flow (") +
+                 quoted(unstructured) + " holds a region of several blocks)",
+             unstructured);
+
+    // Size and alignment.
+    MemRefType type = alloc.getType();
+    SmallVector<std::optional<int64_t>> dynamicSizes;
+    for (Value size : alloc.getDynamicSizes()) {
+      APInt constant;
+      dynamicSizes.push_back(matchPattern(size, m_ConstantInt(&constant))
+                                 ? std::optional(constant.getSExtValue())
+                                 : std::nullopt);
+    }
+    if (!type.getLayout().isIdentity()) {
+      reject("it has a non-identity layout");
+    } else {
+      ByteSize size = getAllocationByteSize(type, dynamicSizes, layout);
+      if (size.ok())
+        buffer.bytes = size.bytes;
+      else if (size.status == ByteSizeStatus::DynamicShape)
+        reject("it has a dynamic size");
+      else
+        reject(Twine("its type ") + describeByteSizeFailure(size.status));
+    }
+    buffer.alignment = alloc.getAlignment().value_or(1);
+    if (!llvm::isPowerOf2_64(buffer.alignment))
+      reject("its alignment is not a power of two");
+    if (std::optional<ElementLayout> element =
+            getElementLayout(type.getElementType(), layout))
+      buffer.alignment = std::max(buffer.alignment, element->alignment);
+
+    // Where it is allocated: every op around it must run its regions one
+    // execution at a time. The loops among them are remembered: the buffer
+    // must die within their iteration.
+    SmallVector<std::pair<Operation *, Region *>> loops;
+    for (Region *region = alloc->getParentRegion();
+         region->getParentOp() != function;
+         region = region->getParentOp()->getParentRegion()) {
+      Operation *parent = region->getParentOp();
+      switch (getRegionExecution(parent)) {
+      case RegionExecution::Once:
+        break;
+      case RegionExecution::Repeated:
+        loops.emplace_back(parent, region);
+        break;
+      case RegionExecution::Concurrent:
+        reject("it is allocated in the body of " + quoted(parent) +
+                   ", whose iterations may run at the same time",
+               parent);
+        break;
+      case RegionExecution::Unknown:
+        reject("it is allocated inside " + quoted(parent) +
+                   ", whose regions memplan does not model",
+               parent);
+        break;
+      }
+    }
+
+    // Every alias and every use.
+    buffer.start = order.begin(alloc);
+    int64_t end = order.end(alloc);
+    for (Value alias : getAliases(flow, alloc.getResult())) {
+      for (auto [loop, region] : loops)
+        if (!isCreatedInside(alias, *region))
+          reject("it lives on after the iteration of " + quoted(loop) +
+                     " that allocates it",
+                 loop);
+      for (OpOperand &use : alias.getUses()) {
+        Operation *user = use.getOwner();
+        UseVerdict verdict = classifyUse(use, calls);
+        if (verdict.kind == UseKind::Free) {
+          // Deallocation pipelines place frees late: a free is no use.
+          if (isViewChainOf(alias, alloc.getResult()))
+            buffer.deallocs.push_back(user);
+          else
+            reject("a dealloc may free this buffer or another one", user);
+          continue;
+        }
+        if (verdict.kind == UseKind::Return) {
+          reject(verdict.reason, user);
+          end = order.size();
+          continue;
+        }
+        if (verdict.kind == UseKind::Escape)
+          reject(verdict.reason, user);
+        end = std::max(end, order.end(user));
+        // A use in a region that may run again keeps the buffer alive for
+        // the whole op, unless the op also holds the alloc.
+        for (Operation *parent = user->getParentOp();
+             parent != function && !parent->isProperAncestor(alloc);
+             parent = parent->getParentOp()) {
+          RegionExecution execution = getRegionExecution(parent);
+          if (execution == RegionExecution::Unknown)
+            reject("it is used inside " + quoted(parent) +
+                       ", whose regions memplan does not model",
+                   parent);
+          if (execution != RegionExecution::Once)
+            end = std::max(end, order.end(parent));
+        }
+      }
+    }
+    buffer.end = end;
+    buffers.push_back(std::move(buffer));
+  }
+}

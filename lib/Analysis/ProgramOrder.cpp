@@ -1,0 +1,23 @@
+//===- ProgramOrder.cpp - Positions of every op of a function -------------===//
+
+#include "memplan/Analysis/ProgramOrder.h"
+
+using namespace mlir;
+using namespace mlir::memplan;
+
+ProgramOrder::ProgramOrder(Region &body) {
+  // Pre-order gives each op its begin; post-order, which visits an op after
+  // everything inside it, closes its span.
+  body.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    spans[op] = {count, count + 1};
+    ++count;
+  });
+  body.walk<WalkOrder::PostOrder>([&](Operation *op) {
+    int64_t last = spans[op].second;
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (!block.empty())
+          last = std::max(last, spans[&block.back()].second);
+    spans[op].second = last;
+  });
+}

@@ -1,0 +1,90 @@
+//===- ArenaPacking.h - Which buffers go into which arena -------*- C++ -*-===//
+//
+// Internal to --memplan-pack-allocs: from the alias model's buffers to
+// arenas, before any IR changes.
+//
+//  * One group per memory space: buffers of different spaces never share an
+//    arena.
+//  * Within a group, one arena per stretch of the function in which its
+//    buffers are live: an arena is allocated before the top-level op where
+//    its first buffer is born and freed after the one where its last dies,
+//    so buffers that are never live across the same top-level op get arenas
+//    that are not live together either.
+//  * The function's peak never rises: the peak of the packed function (the
+//    arenas while they are live plus every buffer left alone, each freed at
+//    its last use) is compared with the peak of the same function with every
+//    buffer freed at its last use, per memory space; while it is higher, the
+//    arena that adds the most at the peak is given up (its buffers stay
+//    separate allocations). Every allocation counts rounded up to its
+//    alignment (an aligned allocation of its own takes at least that much);
+//    buffers of dynamic size count in neither peak.
+//  * Freed buffers in no arena (alone in their stretch, or given up) that
+//    are allocated in the function body are freed right after the top-level
+//    op of their last use, whatever their deallocs said: the peak reported
+//    is the peak of the code produced.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMPLAN_LIB_TRANSFORMS_ARENAPACKING_H
+#define MEMPLAN_LIB_TRANSFORMS_ARENAPACKING_H
+
+#include "memplan/Analysis/MemRefAliasModel.h"
+#include "memplan/Planner/Algorithms.h"
+#include "memplan/Planner/Search.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::memplan {
+
+/// One arena and the buffers planned into it.
+struct PackedArena {
+  Attribute memorySpace;
+  SmallVector<unsigned> buffers; ///< indices into the model's buffers
+  SmallVector<uint64_t> offsets; ///< one per buffer
+  uint64_t bytes = 0;
+  uint64_t alignment = 1;
+  int64_t begin = 0, end = 0;     ///< live on [begin, end): top-level ops
+  uint64_t lowerBound = 0;        ///< of its buffers
+  uint64_t bytesWithoutReuse = 0; ///< of its buffers
+  std::optional<::memplan::SearchSummary> search;
+  /// Whether its buffers had deallocs (so the arena gets one).
+  bool freed = false;
+};
+
+/// The peak of one memory space, packed and unpacked.
+struct SpacePeak {
+  Attribute memorySpace;
+  uint64_t packed = 0;         ///< arenas + buffers left alone
+  uint64_t freedAtLastUse = 0; ///< every buffer freed at its last use
+};
+
+struct FunctionPacking {
+  SmallVector<PackedArena> arenas;
+  SmallVector<SpacePeak> peaks;
+  /// Packable buffers that are left alone after all, with the reason.
+  SmallVector<std::pair<unsigned, std::string>> leftAlone;
+  /// Buffers in no arena whose deallocs move to just after the top-level op
+  /// of their last use: freed, packable, allocated in the function body.
+  SmallVector<std::pair<unsigned, int64_t>> freeAtLastUse;
+};
+
+struct PackingOptions {
+  ::memplan::Algorithm algorithm = ::memplan::Algorithm::GreedyBySize;
+  uint64_t alignment = 1; ///< the least alignment of every offset
+  const ::memplan::SearchOptions *search = nullptr;
+  /// One arena per memory space, live for the whole function (the caller's
+  /// arena argument).
+  bool wholeFunction = false;
+};
+
+/// Decides the arenas of `function`. Emits an error at the function and
+/// fails when a plan cannot be made (capacity not met, arena over 2^63 - 1
+/// bytes, a plan the validator refuses).
+FailureOr<FunctionPacking> planPacking(FunctionOpInterface function,
+                                       const MemRefAliasModel &model,
+                                       const PackingOptions &options);
+
+} // namespace mlir::memplan
+
+#endif // MEMPLAN_LIB_TRANSFORMS_ARENAPACKING_H
