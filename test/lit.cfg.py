@@ -22,7 +22,7 @@ llvm_config.use_default_substitutions()
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.memplan_tools_dir, config.llvm_tools_dir]
-tools = ["memplan-opt", "memplan-plan", "memplan-translate", "memplan-gen"]
+tools = ["memplan-opt", "memplan-plan", "memplan-translate", "memplan-gen", "memplan-difftest"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 # Upstream tools for the integration tests: lowering to LLVM and running.
 llvm_config.add_tool_substitutions(["mlir-opt", "mlir-runner"], [config.llvm_tools_dir])
@@ -30,7 +30,8 @@ config.substitutions.append(("%mlir_runner_utils", os.path.join(config.llvm_lib_
 config.substitutions.append(("%mlir_c_runner_utils", os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so")))
 config.substitutions.append(("%lower_to_llvm",
     "--convert-linalg-to-loops --convert-scf-to-cf --expand-strided-metadata "
-    "--lower-affine --finalize-memref-to-llvm --convert-math-to-llvm "
+    "--lower-affine --finalize-memref-to-llvm --convert-vector-to-llvm "
+    "--convert-math-to-llvm "
     "--convert-arith-to-llvm --convert-func-to-llvm --convert-cf-to-llvm "
     "--reconcile-unrealized-casts"))
 
@@ -48,6 +49,9 @@ config.substitutions.append(("%bufferize_for_packing",
 # show as UNSUPPORTED elsewhere).
 # In a sanitizer build, code linked against memplan's libraries needs the
 # same instrumentation.
+# Programs of the differential execution test: fewer under the sanitizers,
+# where every fork copies the address sanitizer's shadow mappings.
+config.substitutions.append(("%difftest_count", "6" if config.sanitizer_flags else "30"))
 if config.sanitizer_flags:
     config.available_features.add("sanitizers")
     config.substitutions.append(("%host_cxx", config.host_cxx + " " + config.sanitizer_flags))

@@ -34,6 +34,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/ScopeExit.h"
 
 namespace mlir::memplan {
 #define GEN_PASS_DEF_VERIFYPACKING
@@ -258,7 +259,6 @@ private:
   /// Follows every memref derived from the view: fills users, home and
   /// forever.
   void reach(CheckedView &view) {
-    visitedArguments.clear();
     SmallVector<Value> worklist = {view.value};
     llvm::DenseSet<Value> reached = {view.value};
     auto follow = [&](Value value) {
@@ -403,8 +403,12 @@ private:
         index - arguments.getBeginOperandIndex() >= callee.getNumArguments())
       return std::string("it is passed to a call as no argument");
     index -= arguments.getBeginOperandIndex();
-    if (!visitedArguments.insert({callee, index}).second)
+    // Calls being followed, to stop at recursion (the same callee called
+    // twice one after the other is no recursion).
+    std::pair<Operation *, unsigned> key = {callee, index};
+    if (!callsInProgress.insert(key).second)
       return std::string("it is passed to a recursive call");
+    auto leave = llvm::make_scope_exit([&] { callsInProgress.erase(key); });
     SmallVector<Value> worklist = {callee.getArgument(index)};
     llvm::DenseSet<Value> reached(worklist.begin(), worklist.end());
     while (!worklist.empty()) {
@@ -522,7 +526,7 @@ private:
   LLVMTypeConverter converter;
   DataLayout layout;
   DenseMap<Block *, DenseMap<Operation *, int64_t>> positionsIn;
-  llvm::DenseSet<std::pair<Operation *, unsigned>> visitedArguments;
+  llvm::DenseSet<std::pair<Operation *, unsigned>> callsInProgress;
 };
 
 struct VerifyPackingPass

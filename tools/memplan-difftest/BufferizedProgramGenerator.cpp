@@ -1,0 +1,782 @@
+//===- BufferizedProgramGenerator.cpp - Random bufferized programs --------===//
+
+#include "BufferizedProgramGenerator.h"
+
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+#include <vector>
+
+using namespace memplan;
+
+namespace {
+
+enum class Elem { F32, F64, I8, I1, I4, Index, Vec3 };
+
+const char *typeName(Elem elem) {
+  switch (elem) {
+  case Elem::F32:
+    return "f32";
+  case Elem::F64:
+    return "f64";
+  case Elem::I8:
+    return "i8";
+  case Elem::I1:
+    return "i1";
+  case Elem::I4:
+    return "i4";
+  case Elem::Index:
+    return "index";
+  case Elem::Vec3:
+    return "vector<3xf32>";
+  }
+  return "f32";
+}
+
+/// A 1-D memref value through which elements [0, count) are accessed.
+struct Handle {
+  unsigned id = 0;
+  std::string value, type;
+  int64_t count = 0;
+  bool identity = true; ///< no layout: may be cast, passed to @sum_*
+};
+
+struct Buffer {
+  Elem elem = Elem::F32;
+  int space = 0;
+  std::string allocValue, allocType;
+  Handle access;
+  std::vector<Handle> extraReads;     ///< views and selects, read when retired
+  std::vector<std::string> addresses; ///< escaped addresses, read when retired
+  bool mayFree = true; ///< false for space 1 and loop-carried results
+};
+
+class Generator {
+public:
+  explicit Generator(uint64_t seed) : rng(seed) {}
+
+  std::string run(ProgramFeatures &features) {
+    this->features = &features;
+    deallocMode = pick(3);
+    std::vector<std::string> kernel = writeKernel();
+    std::ostringstream os;
+    os << "// memplan-difftest program; dealloc mode " << deallocMode << "\n";
+    os << "module {\n";
+    os << readRawFunction();
+    for (const std::string &helper : helpers)
+      os << helper;
+    for (const std::string &line : kernel)
+      os << line << "\n";
+    os << mainFunction();
+    os << "}\n";
+    return os.str();
+  }
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Randomness and text
+  //===--------------------------------------------------------------------===//
+
+  int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); }
+  bool chance(int percent) { return pick(100) < percent; }
+
+  std::string fresh(const std::string &prefix) {
+    return "%" + prefix + std::to_string(counter++);
+  }
+  void emit(const std::string &line) {
+    lines->push_back(std::string(indent, ' ') + line);
+  }
+
+  std::string constIndex(int64_t value) {
+    std::string name = fresh("ci");
+    emit(name + " = arith.constant " + std::to_string(value) + " : index");
+    return name;
+  }
+  std::string constF32(double value) {
+    std::ostringstream text;
+    text.precision(6);
+    text << std::fixed << value;
+    std::string name = fresh("f");
+    emit(name + " = arith.constant " + text.str() + " : f32");
+    return name;
+  }
+  double salt() { return 0.25 + pick(37) * 0.125; }
+
+  std::string memrefType(const std::string &shape, Elem elem, int space,
+                         const std::string &layout = "") {
+    std::string type = "memref<" + shape + "x" + typeName(elem);
+    if (!layout.empty())
+      type += ", " + layout;
+    if (space)
+      type += ", " + std::to_string(space);
+    return type + ">";
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Element conversions
+  //===--------------------------------------------------------------------===//
+
+  std::string fromF32(const std::string &value, Elem elem) {
+    auto reduce = [&](double modulus) {
+      std::string m = constF32(modulus), r = fresh("m");
+      emit(r + " = arith.remf " + value + ", " + m + " : f32");
+      return r;
+    };
+    std::string result = fresh("e");
+    switch (elem) {
+    case Elem::F32:
+      return value;
+    case Elem::F64:
+      emit(result + " = arith.extf " + value + " : f32 to f64");
+      return result;
+    case Elem::I8: {
+      std::string m = reduce(50);
+      emit(result + " = arith.fptosi " + m + " : f32 to i8");
+      return result;
+    }
+    case Elem::I1: {
+      std::string m = reduce(3), one = constF32(1);
+      emit(result + " = arith.cmpf ogt, " + m + ", " + one + " : f32");
+      return result;
+    }
+    case Elem::I4: {
+      std::string m = reduce(7);
+      emit(result + " = arith.fptosi " + m + " : f32 to i4");
+      return result;
+    }
+    case Elem::Index: {
+      std::string m = reduce(1000), wide = fresh("w");
+      emit(wide + " = arith.fptosi " + m + " : f32 to i64");
+      emit(result + " = arith.index_cast " + wide + " : i64 to index");
+      return result;
+    }
+    case Elem::Vec3: {
+      std::string broadcast = fresh("v"), lanes = fresh("l");
+      emit(broadcast + " = vector.broadcast " + value +
+           " : f32 to vector<3xf32>");
+      emit(lanes + " = arith.constant dense<[0.0, 0.5, 1.25]> : "
+                   "vector<3xf32>");
+      emit(result + " = arith.addf " + broadcast + ", " + lanes +
+           " : vector<3xf32>");
+      return result;
+    }
+    }
+    return value;
+  }
+
+  std::string toF32(const std::string &value, Elem elem) {
+    std::string result = fresh("x");
+    switch (elem) {
+    case Elem::F32:
+      return value;
+    case Elem::F64:
+      emit(result + " = arith.truncf " + value + " : f64 to f32");
+      return result;
+    case Elem::I8:
+      emit(result + " = arith.sitofp " + value + " : i8 to f32");
+      return result;
+    case Elem::I1:
+      emit(result + " = arith.uitofp " + value + " : i1 to f32");
+      return result;
+    case Elem::I4:
+      emit(result + " = arith.sitofp " + value + " : i4 to f32");
+      return result;
+    case Elem::Index: {
+      std::string wide = fresh("w");
+      emit(wide + " = arith.index_cast " + value + " : index to i64");
+      emit(result + " = arith.sitofp " + wide + " : i64 to f32");
+      return result;
+    }
+    case Elem::Vec3: {
+      std::string a = fresh("a"), b = fresh("a");
+      emit(a + " = vector.extract " + value + "[0] : f32 from vector<3xf32>");
+      emit(b + " = vector.extract " + value + "[2] : f32 from vector<3xf32>");
+      emit(result + " = arith.addf " + a + ", " + b + " : f32");
+      return result;
+    }
+    }
+    return value;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Accesses
+  //===--------------------------------------------------------------------===//
+
+  /// handle[i] = i * a + b (+ source[i mod source.count]).
+  void write(const Handle &handle, Elem elem, const Handle *source,
+             Elem sourceElem) {
+    std::string count = constIndex(handle.count);
+    std::string a = constF32(salt()), b = constF32(salt() * 3);
+    std::string modulus = source ? constIndex(source->count) : "";
+    std::string i = fresh("i");
+    emit("scf.for " + i + " = %c0 to " + count + " step %c1 {");
+    indent += 2;
+    std::string wide = fresh("w"), fi = fresh("fi"), ax = fresh("s"),
+                value = fresh("s");
+    emit(wide + " = arith.index_cast " + i + " : index to i64");
+    emit(fi + " = arith.sitofp " + wide + " : i64 to f32");
+    emit(ax + " = arith.mulf " + fi + ", " + a + " : f32");
+    emit(value + " = arith.addf " + ax + ", " + b + " : f32");
+    if (source) {
+      std::string j = fresh("j"), loaded = fresh("ld"), sum = fresh("s");
+      emit(j + " = arith.remui " + i + ", " + modulus + " : index");
+      emit(loaded + " = memref.load " + source->value + "[" + j +
+           "] : " + source->type);
+      std::string asF32 = toF32(loaded, sourceElem);
+      emit(sum + " = arith.addf " + value + ", " + asF32 + " : f32");
+      value = sum;
+    }
+    std::string element = fromF32(value, elem);
+    emit("memref.store " + element + ", " + handle.value + "[" + i +
+         "] : " + handle.type);
+    indent -= 2;
+    emit("}");
+  }
+
+  /// The weighted sum of handle[0, count), as f32.
+  std::string read(const Handle &handle, Elem elem) {
+    std::string count = constIndex(handle.count), zero = constF32(0),
+                step = constF32(0.015625), one = constF32(1);
+    std::string sum = fresh("sum"), i = fresh("i"), acc = fresh("acc");
+    emit(sum + " = scf.for " + i + " = %c0 to " + count +
+         " step %c1 iter_args(" + acc + " = " + zero + ") -> (f32) {");
+    indent += 2;
+    std::string loaded = fresh("ld");
+    emit(loaded + " = memref.load " + handle.value + "[" + i +
+         "] : " + handle.type);
+    std::string value = toF32(loaded, elem);
+    std::string wide = fresh("w"), fi = fresh("fi"), scaled = fresh("s"),
+                weight = fresh("s"), weighted = fresh("s"), next = fresh("s");
+    emit(wide + " = arith.index_cast " + i + " : index to i64");
+    emit(fi + " = arith.sitofp " + wide + " : i64 to f32");
+    emit(scaled + " = arith.mulf " + fi + ", " + step + " : f32");
+    emit(weight + " = arith.addf " + scaled + ", " + one + " : f32");
+    emit(weighted + " = arith.mulf " + value + ", " + weight + " : f32");
+    emit(next + " = arith.addf " + acc + ", " + weighted + " : f32");
+    emit("scf.yield " + next + " : f32");
+    indent -= 2;
+    emit("}");
+    return sum;
+  }
+
+  void addToOut(const std::string &value) {
+    std::string slot = constIndex(nextSlot++ % 64), old = fresh("o"),
+                updated = fresh("o");
+    emit(old + " = memref.load %out[" + slot + "] : memref<64xf32>");
+    emit(updated + " = arith.addf " + old + ", " + value + " : f32");
+    emit("memref.store " + updated + ", %out[" + slot + "] : memref<64xf32>");
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Buffers
+  //===--------------------------------------------------------------------===//
+
+  Elem randomElem() {
+    if (chance(55))
+      return Elem::F32;
+    Elem others[] = {Elem::F64, Elem::I8,    Elem::I1,
+                     Elem::I4,  Elem::Index, Elem::Vec3};
+    return others[pick(6)];
+  }
+
+  int64_t randomCount() {
+    int64_t counts[] = {4, 8, 12, 16, 24, 32, 64};
+    return counts[pick(7)];
+  }
+
+  /// Allocates a buffer; `plain` asks for a static 1-D one of space 0.
+  Buffer allocate(Elem elem, int64_t count, bool plain, bool nested) {
+    Buffer buffer;
+    buffer.elem = elem;
+    buffer.space = (!plain && elem == Elem::F32 && chance(15)) ? 1 : 0;
+    buffer.mayFree = buffer.space == 0;
+    ++features->buffers;
+    features->nested += nested;
+    features->spaceOne += buffer.space;
+    features->subByte += elem == Elem::I1 || elem == Elem::I4;
+    std::string alignment;
+    int choice = pick(4);
+    if (choice)
+      alignment =
+          " {alignment = " + std::to_string(8 << (2 * choice)) + " : i64}";
+    buffer.allocValue = fresh("b");
+    int shape = plain ? 9 : pick(10);
+    buffer.access.id = handles++;
+    buffer.access.count = count;
+    if (shape == 0 && count % 4 == 0) {
+      // 2-D, accessed through collapse_shape.
+      buffer.allocType =
+          memrefType("4x" + std::to_string(count / 4), elem, buffer.space);
+      emit(buffer.allocValue + " = memref.alloc()" + alignment + " : " +
+           buffer.allocType);
+      buffer.access.type =
+          memrefType(std::to_string(count), elem, buffer.space);
+      buffer.access.value = fresh("h");
+      emit(buffer.access.value + " = memref.collapse_shape " +
+           buffer.allocValue + " [[0, 1]] : " + buffer.allocType + " into " +
+           buffer.access.type);
+      ++features->views;
+    } else if (shape == 1) {
+      // A `?` size given by a constant.
+      std::string size = constIndex(count);
+      buffer.allocType = memrefType("?", elem, buffer.space);
+      emit(buffer.allocValue + " = memref.alloc(" + size + ")" + alignment +
+           " : " + buffer.allocType);
+      buffer.access.type = buffer.allocType;
+      buffer.access.value = buffer.allocValue;
+    } else {
+      buffer.allocType = memrefType(std::to_string(count), elem, buffer.space);
+      emit(buffer.allocValue + " = memref.alloc()" + alignment + " : " +
+           buffer.allocType);
+      buffer.access.type = buffer.allocType;
+      buffer.access.value = buffer.allocValue;
+    }
+    return buffer;
+  }
+
+  /// A live buffer to read from, or the input.
+  std::pair<Handle, Elem> randomSource() {
+    if (!live.empty() && chance(60)) {
+      const Buffer &buffer = live[pick(live.size())];
+      return {buffer.access, buffer.elem};
+    }
+    return {input, Elem::F32};
+  }
+
+  void newBuffer(bool plain = false) {
+    Buffer buffer = allocate(plain ? Elem::F32 : randomElem(),
+                             plain ? 16 : randomCount(), plain, false);
+    auto [source, sourceElem] = randomSource();
+    write(buffer.access, buffer.elem, &source, sourceElem);
+    live.push_back(std::move(buffer));
+  }
+
+  /// Reads everything a buffer is known by into %out, then frees it (or
+  /// leaves that to the end).
+  void retire(size_t index) {
+    Buffer buffer = std::move(live[index]);
+    live.erase(live.begin() + index);
+    for (const std::string &address : buffer.addresses) {
+      std::string element = constIndex(pick(static_cast<int>(
+                      std::min<int64_t>(buffer.access.count, 4)))),
+                  value = fresh("raw");
+      emit(value + " = func.call @read_raw(" + address + ", " + element +
+           ") : (index, index) -> f32");
+      addToOut(value);
+    }
+    addToOut(read(buffer.access, buffer.elem));
+    for (const Handle &handle : buffer.extraReads) {
+      if (consumed.count(handle.id))
+        continue;
+      consumed.insert(handle.id);
+      addToOut(read(handle, buffer.elem));
+    }
+    if (!buffer.mayFree || deallocMode == 0)
+      return;
+    std::string dealloc =
+        "memref.dealloc " + buffer.allocValue + " : " + buffer.allocType;
+    if (deallocMode == 1)
+      emit(dealloc);
+    else
+      deferredDeallocs.push_back(dealloc);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Actions
+  //===--------------------------------------------------------------------===//
+
+  Buffer *randomLive() {
+    return live.empty() ? nullptr : &live[pick(live.size())];
+  }
+
+  /// Writes one live buffer from another.
+  void combine() {
+    Buffer *target = randomLive();
+    if (!target)
+      return newBuffer();
+    auto [source, sourceElem] = randomSource();
+    write(target->access, target->elem, &source, sourceElem);
+  }
+
+  void view() {
+    Buffer *buffer = randomLive();
+    if (!buffer)
+      return newBuffer();
+    Handle handle;
+    handle.id = handles++;
+    handle.value = fresh("vw");
+    const Handle &access = buffer->access;
+    bool dynamic = access.type.find('?') != std::string::npos;
+    if (!dynamic && access.identity && access.count >= 4 && chance(70)) {
+      int64_t offset = pick(static_cast<int>(access.count / 2));
+      int64_t size = 1 + pick(static_cast<int>(access.count - offset));
+      handle.count = size;
+      handle.identity = false;
+      handle.type =
+          memrefType(std::to_string(size), buffer->elem, buffer->space,
+                     "strided<[1], offset: " + std::to_string(offset) + ">");
+      emit(handle.value + " = memref.subview " + access.value + "[" +
+           std::to_string(offset) + "] [" + std::to_string(size) +
+           "] [1] : " + access.type + " to " + handle.type);
+      if (chance(50))
+        write(handle, buffer->elem, &input, Elem::F32);
+    } else if (access.identity) {
+      handle.count = access.count;
+      handle.type = memrefType("?", buffer->elem, buffer->space);
+      emit(handle.value + " = memref.cast " + access.value + " : " +
+           access.type + " to " + handle.type);
+    } else {
+      return;
+    }
+    ++features->views;
+    buffer->extraReads.push_back(handle);
+  }
+
+  /// %s = select %cond, X, Y: read when the first of X and Y retires.
+  void select() {
+    Buffer x = allocate(Elem::F32, 16, true, false);
+    write(x.access, x.elem, &input, Elem::F32);
+    live.push_back(x);
+    Buffer y = allocate(Elem::F32, 16, true, false);
+    auto [source, sourceElem] = randomSource();
+    write(y.access, y.elem, &source, sourceElem);
+    Handle handle;
+    handle.id = handles++;
+    handle.value = fresh("sel");
+    handle.type = x.access.type;
+    handle.count = 16;
+    emit(handle.value + " = arith.select %cond, " + x.access.value + ", " +
+         y.access.value + " : " + handle.type);
+    live.back().extraReads.push_back(handle);
+    y.extraReads.push_back(handle);
+    live.push_back(std::move(y));
+    ++features->views;
+  }
+
+  /// A buffer of a region: written, read into %out, and maybe written back
+  /// into `outer`; freed in the region.
+  void regionBuffer(Buffer *outer) {
+    Buffer local = allocate(randomElem(), randomCount(), false, true);
+    auto [source, sourceElem] = randomSource();
+    write(local.access, local.elem, &source, sourceElem);
+    addToOut(read(local.access, local.elem));
+    if (outer && outer->space == 0 && chance(60))
+      write(outer->access, outer->elem, &local.access, local.elem);
+    if (local.mayFree && deallocMode != 0)
+      emit("memref.dealloc " + local.allocValue + " : " + local.allocType);
+  }
+
+  void branches() {
+    Buffer *outer = randomLive();
+    emit("scf.if %cond {");
+    indent += 2;
+    regionBuffer(outer);
+    indent -= 2;
+    emit("} else {");
+    indent += 2;
+    regionBuffer(outer);
+    indent -= 2;
+    emit("}");
+  }
+
+  void forLoop() {
+    Buffer *outer = randomLive();
+    std::string i = fresh("i");
+    emit("scf.for " + i + " = %c0 to %n step %c1 {");
+    indent += 2;
+    regionBuffer(outer);
+    if (chance(50))
+      regionBuffer(outer);
+    indent -= 2;
+    emit("}");
+  }
+
+  void whileLoop() {
+    Buffer *outer = randomLive();
+    std::string k = fresh("k"), go = fresh("go"), k2 = fresh("k"),
+                next = fresh("k"), result = fresh("wr");
+    emit(result + " = scf.while (" + k + " = %c0) : (index) -> index {");
+    indent += 2;
+    if (chance(50))
+      regionBuffer(outer);
+    emit(go + " = arith.cmpi slt, " + k + ", %n : index");
+    emit("scf.condition(" + go + ") " + k + " : index");
+    indent -= 2;
+    emit("} do {");
+    emit("^bb0(" + k2 + ": index):");
+    indent += 2;
+    regionBuffer(outer);
+    emit(next + " = arith.addi " + k2 + ", %c1 : index");
+    emit("scf.yield " + next + " : index");
+    indent -= 2;
+    emit("}");
+  }
+
+  /// A new buffer per iteration, carried to the next one.
+  void carried() {
+    Buffer *outer = randomLive();
+    if (!outer || !outer->access.identity ||
+        outer->access.type.find('?') != std::string::npos ||
+        outer->allocType != outer->access.type)
+      return newBuffer();
+    std::string type = outer->access.type, i = fresh("i"),
+                current = fresh("cur"), result = fresh("carried");
+    emit(result + " = scf.for " + i + " = %c0 to %n step %c1 iter_args(" +
+         current + " = " + outer->access.value + ") -> (" + type + ") {");
+    indent += 2;
+    std::string next = fresh("nx");
+    emit(next + " = memref.alloc() : " + type);
+    ++features->buffers;
+    ++features->nested;
+    Handle from{handles++, current, type, outer->access.count, true};
+    Handle to{handles++, next, type, outer->access.count, true};
+    write(to, outer->elem, &from, outer->elem);
+    emit("scf.yield " + next + " : " + type);
+    indent -= 2;
+    emit("}");
+    Buffer carriedBuffer;
+    carriedBuffer.elem = outer->elem;
+    carriedBuffer.space = outer->space;
+    carriedBuffer.allocValue = result;
+    carriedBuffer.allocType = type;
+    carriedBuffer.access = {handles++, result, type, outer->access.count, true};
+    carriedBuffer.mayFree = false; // it may be the outer buffer itself
+    live.push_back(std::move(carriedBuffer));
+  }
+
+  /// Passes a buffer to @sum_*, which reads it and keeps nothing.
+  void call() {
+    Buffer *buffer = randomLive();
+    if (!buffer || !buffer->access.identity)
+      return newBuffer();
+    std::string type = memrefType("?", buffer->elem, buffer->space);
+    std::string argument = buffer->access.value;
+    if (buffer->access.type != type) {
+      argument = fresh("cast");
+      emit(argument + " = memref.cast " + buffer->access.value + " : " +
+           buffer->access.type + " to " + type);
+    }
+    std::string callee = sumFunction(buffer->elem, buffer->space);
+    std::string result = fresh("called");
+    emit(result + " = func.call @" + callee + "(" + argument + ") : (" + type +
+         ") -> f32");
+    addToOut(result);
+  }
+
+  /// Takes the address of a buffer; it is read through when the buffer
+  /// retires.
+  void escape() {
+    Buffer *buffer = randomLive();
+    if (!buffer || buffer->space != 0 || buffer->elem != Elem::F32 ||
+        !buffer->access.identity)
+      return newBuffer();
+    std::string address = fresh("addr");
+    emit(address + " = memref.extract_aligned_pointer_as_index " +
+         buffer->access.value + " : " + buffer->access.type + " -> index");
+    buffer->addresses.push_back(address);
+    ++features->escapes;
+  }
+
+  std::vector<std::string> writeKernel() {
+    std::vector<std::string> kernel;
+    lines = &kernel;
+    indent = 2;
+    input = {handles++, "%in", "memref<64xf32>", 64, true};
+    emit("func.func @kernel(%in: memref<64xf32>, %out: memref<64xf32>, "
+         "%cond: i1, %n: index) -> memref<16xf32> {");
+    indent = 4;
+    emit("%c0 = arith.constant 0 : index");
+    emit("%c1 = arith.constant 1 : index");
+    // Two buffers live together with different contents, the first read
+    // after the second is written: any packing that overlaps them changes
+    // the output.
+    newBuffer(/*plain=*/true);
+    newBuffer(/*plain=*/true);
+    retire(0);
+    int steps = 6 + pick(12);
+    int returnedAt = pick(steps);
+    Handle returned;
+    for (int step = 0; step < steps; ++step) {
+      if (step == returnedAt) {
+        returned = {handles++, fresh("ret"), "memref<16xf32>", 16, true};
+        emit(returned.value + " = memref.alloc() : memref<16xf32>");
+        ++features->buffers;
+        auto [source, sourceElem] = randomSource();
+        write(returned, Elem::F32, &source, sourceElem);
+      }
+      int action = pick(100);
+      if (action < 25)
+        newBuffer();
+      else if (action < 33)
+        combine();
+      else if (action < 48) {
+        if (!live.empty())
+          retire(pick(live.size()));
+      } else if (action < 56)
+        view();
+      else if (action < 61)
+        select();
+      else if (action < 68)
+        branches();
+      else if (action < 75)
+        forLoop();
+      else if (action < 79)
+        whileLoop();
+      else if (action < 83)
+        carried();
+      else if (action < 90)
+        call();
+      else
+        escape();
+    }
+    while (!live.empty())
+      retire(pick(live.size()));
+    for (const std::string &dealloc : deferredDeallocs)
+      emit(dealloc);
+    emit("return " + returned.value + " : memref<16xf32>");
+    indent = 2;
+    emit("}");
+    return kernel;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Helper functions and @main
+  //===--------------------------------------------------------------------===//
+
+  std::string sumFunction(Elem elem, int space) {
+    std::string name =
+        std::string("sum_") + typeName(elem) + "_" + std::to_string(space);
+    for (char &c : name)
+      if (!isalnum(static_cast<unsigned char>(c)))
+        c = '_';
+    if (!sumFunctions.insert(name).second)
+      return name;
+    std::vector<std::string> body;
+    std::vector<std::string> *saved = lines;
+    int savedIndent = indent;
+    lines = &body;
+    indent = 2;
+    std::string type = memrefType("?", elem, space);
+    emit("func.func private @" + name + "(%m: " + type + ") -> f32 {");
+    indent = 4;
+    emit("%c0 = arith.constant 0 : index");
+    emit("%c1 = arith.constant 1 : index");
+    std::string size = fresh("size"), zero = constF32(0), sum = fresh("sum"),
+                i = fresh("i"), acc = fresh("acc");
+    emit(size + " = memref.dim %m, %c0 : " + type);
+    emit(sum + " = scf.for " + i + " = %c0 to " + size +
+         " step %c1 iter_args(" + acc + " = " + zero + ") -> (f32) {");
+    indent = 6;
+    std::string loaded = fresh("ld");
+    emit(loaded + " = memref.load %m[" + i + "] : " + type);
+    std::string value = toF32(loaded, elem), next = fresh("s");
+    emit(next + " = arith.addf " + acc + ", " + value + " : f32");
+    emit("scf.yield " + next + " : f32");
+    indent = 4;
+    emit("}");
+    emit("return " + sum + " : f32");
+    indent = 2;
+    emit("}");
+    std::string text;
+    for (const std::string &line : body)
+      text += line + "\n";
+    helpers.push_back(text);
+    lines = saved;
+    indent = savedIndent;
+    return name;
+  }
+
+  static std::string readRawFunction() {
+    return "  func.func private @read_raw(%address: index, %element: index) "
+           "-> f32 {\n"
+           "    %c4 = arith.constant 4 : index\n"
+           "    %offset = arith.muli %element, %c4 : index\n"
+           "    %at = arith.addi %address, %offset : index\n"
+           "    %wide = arith.index_cast %at : index to i64\n"
+           "    %pointer = llvm.inttoptr %wide : i64 to !llvm.ptr\n"
+           "    %value = llvm.load %pointer : !llvm.ptr -> f32\n"
+           "    return %value : f32\n"
+           "  }\n";
+  }
+
+  static std::string checksum(const std::string &buffer, int64_t count,
+                              const std::string &in, const std::string &out) {
+    std::ostringstream os;
+    os << "    %n_" << out << " = arith.constant " << count << " : index\n"
+       << "    %" << out << " = scf.for %i_" << out << " = %c0 to %n_" << out
+       << " step %c1 iter_args(%h_" << out << " = %" << in << ") -> (i64) {\n"
+       << "      %v_" << out << " = memref.load " << buffer << "[%i_" << out
+       << "] : memref<" << count << "xf32>\n"
+       << "      %b_" << out << " = arith.bitcast %v_" << out
+       << " : f32 to i32\n"
+       << "      %e_" << out << " = arith.extui %b_" << out << " : i32 to i64\n"
+       << "      %x_" << out << " = arith.xori %h_" << out << ", %e_" << out
+       << " : i64\n"
+       << "      %p_" << out << " = arith.muli %x_" << out << ", %prime : i64\n"
+       << "      scf.yield %p_" << out << " : i64\n"
+       << "    }\n";
+    return os.str();
+  }
+
+  static std::string mainFunction() {
+    std::ostringstream os;
+    os << "  func.func @main() -> i64 attributes {llvm.emit_c_interface} {\n"
+       << "    %c0 = arith.constant 0 : index\n"
+       << "    %c1 = arith.constant 1 : index\n"
+       << "    %c2 = arith.constant 2 : index\n"
+       << "    %c3 = arith.constant 3 : index\n"
+       << "    %c64 = arith.constant 64 : index\n"
+       << "    %true = arith.constant true\n"
+       << "    %false = arith.constant false\n"
+       << "    %zero = arith.constant 0.0 : f32\n"
+       << "    %step = arith.constant 0.375 : f32\n"
+       << "    %base = arith.constant -5.0 : f32\n"
+       << "    %in = memref.alloc() : memref<64xf32>\n"
+       << "    %out = memref.alloc() : memref<64xf32>\n"
+       << "    scf.for %i = %c0 to %c64 step %c1 {\n"
+       << "      %w = arith.index_cast %i : index to i64\n"
+       << "      %f = arith.sitofp %w : i64 to f32\n"
+       << "      %s = arith.mulf %f, %step : f32\n"
+       << "      %v = arith.addf %s, %base : f32\n"
+       << "      memref.store %v, %in[%i] : memref<64xf32>\n"
+       << "      memref.store %zero, %out[%i] : memref<64xf32>\n"
+       << "    }\n"
+       << "    %r1 = func.call @kernel(%in, %out, %true, %c3) : "
+          "(memref<64xf32>, memref<64xf32>, i1, index) -> memref<16xf32>\n"
+       << "    %r2 = func.call @kernel(%in, %out, %false, %c2) : "
+          "(memref<64xf32>, memref<64xf32>, i1, index) -> memref<16xf32>\n"
+       << "    %prime = arith.constant 1099511628211 : i64\n"
+       << "    %h0 = arith.constant 1469598103934665603 : i64\n"
+       << checksum("%out", 64, "h0", "h1") << checksum("%r1", 16, "h1", "h2")
+       << checksum("%r2", 16, "h2", "h3")
+       << "    memref.dealloc %in : memref<64xf32>\n"
+       << "    memref.dealloc %out : memref<64xf32>\n"
+       << "    memref.dealloc %r1 : memref<16xf32>\n"
+       << "    memref.dealloc %r2 : memref<16xf32>\n"
+       << "    return %h3 : i64\n"
+       << "  }\n";
+    return os.str();
+  }
+
+  std::mt19937_64 rng;
+  ProgramFeatures *features = nullptr;
+  int deallocMode = 0;
+  unsigned counter = 0, handles = 0, nextSlot = 0;
+  std::vector<std::string> *lines = nullptr;
+  int indent = 0;
+  Handle input;
+  std::vector<Buffer> live;
+  std::set<unsigned> consumed;
+  std::vector<std::string> deferredDeallocs;
+  std::vector<std::string> helpers;
+  std::set<std::string> sumFunctions;
+};
+
+} // namespace
+
+std::string memplan::generateBufferizedProgram(uint64_t seed,
+                                               ProgramFeatures *features) {
+  ProgramFeatures ignored;
+  return Generator(seed).run(features ? *features : ignored);
+}

@@ -1,0 +1,50 @@
+//===- BufferizedProgramGenerator.h - Random bufferized programs -*- C++
+//-*-===//
+//
+// Writes random programs in the style of bufferized upstream IR, to be
+// packed, lowered and run: the oracle is the same program run unpacked.
+//
+// A program is a function @kernel(%in, %out, %cond, %n) -> memref<16xf32>
+// that allocates buffers, fills them from the input and from each other,
+// and finally adds every buffer's contents into %out; and @main, which calls
+// it twice (both branches of %cond) and returns a checksum of %out and of
+// the returned buffers. Every buffer gets distinct contents and every one is
+// read after the buffers born while it lives were written, so two live
+// buffers that share bytes change the checksum.
+//
+// What the kernels use, at random: f32, f64, i8, i1, i4, index and
+// vector<3xf32> elements; memory space 1; 2-D buffers accessed through
+// collapse_shape; subviews and casts; arith.select of two buffers; scf.if
+// branches and scf.for/scf.while bodies with buffers of their own (and an
+// outer buffer updated inside); a buffer carried through scf.for iter_args;
+// calls of a function that reads a buffer; an address taken with
+// extract_aligned_pointer_as_index and read through later; a returned
+// buffer; `?` sizes given by constants; no deallocs, deallocs at each
+// buffer's last use, or all at the end.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMPLAN_TOOLS_DIFFTEST_BUFFERIZEDPROGRAMGENERATOR_H
+#define MEMPLAN_TOOLS_DIFFTEST_BUFFERIZEDPROGRAMGENERATOR_H
+
+#include <cstdint>
+#include <string>
+
+namespace memplan {
+
+struct ProgramFeatures {
+  unsigned buffers = 0;  ///< memref.alloc ops written
+  unsigned nested = 0;   ///< of which inside an scf region
+  unsigned escapes = 0;  ///< addresses taken
+  unsigned views = 0;    ///< subviews, casts, collapses, selects
+  unsigned spaceOne = 0; ///< buffers in memory space 1
+  unsigned subByte = 0;  ///< i1 and i4 buffers
+};
+
+/// The program of `seed` (the same seed always gives the same text).
+std::string generateBufferizedProgram(uint64_t seed,
+                                      ProgramFeatures *features = nullptr);
+
+} // namespace memplan
+
+#endif // MEMPLAN_TOOLS_DIFFTEST_BUFFERIZEDPROGRAMGENERATOR_H
