@@ -372,6 +372,7 @@ MemRefAliasModel::MemRefAliasModel(FunctionOpInterface function,
     }
 
     // Every alias and every use.
+    buffer.home = alloc->getBlock();
     buffer.start = order.begin(alloc);
     int64_t end = order.end(alloc);
     for (Value alias : getAliases(flow, alloc.getResult())) {
@@ -399,6 +400,8 @@ MemRefAliasModel::MemRefAliasModel(FunctionOpInterface function,
         if (verdict.kind == UseKind::Escape)
           reject(verdict.reason, user);
         end = std::max(end, order.end(user));
+        while (!buffer.home->findAncestorOpInBlock(*user))
+          buffer.home = buffer.home->getParentOp()->getBlock();
         // A use in a region that may run again keeps the buffer alive for
         // the whole op, unless the op also holds the alloc.
         for (Operation *parent = user->getParentOp();

@@ -4,9 +4,13 @@
 
 #include "memplan/Planner/Validator.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <map>
+#include <memory>
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::memplan;
@@ -48,18 +52,18 @@ Load computePeak(ArrayRef<Interval> intervals) {
   return load;
 }
 
-/// The top-level ops of the function body, to round lifetimes out to them:
-/// an arena is allocated and freed between top-level ops.
-class TopLevelSpans {
+/// The ops of one block, to round lifetimes out to them: an arena is
+/// allocated and freed between the ops of its block.
+class BlockSpans {
 public:
-  TopLevelSpans(Block &body, const ProgramOrder &order) {
-    for (Operation &op : body) {
+  BlockSpans(Block &block, const ProgramOrder &order) {
+    for (Operation &op : block) {
       begins.push_back(order.begin(&op));
       ends.push_back(order.end(&op));
     }
   }
 
-  /// [begin, end) of the top-level ops that hold positions [start, end).
+  /// [begin, end) of the ops of the block that hold positions [start, end).
   std::pair<int64_t, int64_t> cover(int64_t start, int64_t end) const {
     return {begins[indexOf(start)], ends[indexOf(std::max(start, end - 1))]};
   }
@@ -93,14 +97,163 @@ std::string describeSpace(Attribute space) {
 
 } // namespace
 
+namespace {
+
+/// Plans arenas of one memory space.
+class SpacePacker {
+public:
+  SpacePacker(FunctionOpInterface function, const MemRefAliasModel &model,
+              const PackingOptions &options, Attribute space, bool freed)
+      : function(function), model(model), options(options), space(space),
+        freed(freed) {}
+
+  /// The arenas of `active`, each buffer in an arena of `arenaBlock[i]`:
+  /// one per stretch of its block (one per block where nothing frees them,
+  /// or the caller passes them). Arenas of one buffer are left out.
+  FailureOr<SmallVector<PackedArena>>
+  formArenas(ArrayRef<unsigned> active,
+             const DenseMap<unsigned, Block *> &arenaBlock) {
+    ArrayRef<AllocBuffer> buffers = model.getBuffers();
+    bool oneArena = options.wholeFunction || !freed;
+    llvm::MapVector<Block *, SmallVector<unsigned>> byBlock;
+    for (unsigned index : active)
+      byBlock[arenaBlock.lookup(index)].push_back(index);
+    SmallVector<PackedArena> arenas;
+    for (auto &[block, members] : byBlock) {
+      SmallVector<std::pair<int64_t, int64_t>> cover;
+      for (unsigned index : members)
+        cover.push_back(
+            options.wholeFunction
+                ? std::pair<int64_t, int64_t>(0, model.getOrder().size())
+                : spansOf(block).cover(buffers[index].start,
+                                       buffers[index].end));
+      SmallVector<unsigned> byStart(members.size());
+      for (unsigned i = 0; i < byStart.size(); ++i)
+        byStart[i] = i;
+      llvm::stable_sort(byStart, [&](unsigned a, unsigned b) {
+        return cover[a].first < cover[b].first;
+      });
+      size_t first = arenas.size();
+      for (unsigned i : byStart) {
+        if (arenas.size() == first ||
+            (!oneArena && cover[i].first >= arenas.back().end)) {
+          PackedArena arena;
+          arena.memorySpace = space;
+          arena.block = block;
+          arena.freed = freed && !options.wholeFunction;
+          arena.begin = cover[i].first;
+          arena.end = cover[i].second;
+          arenas.push_back(std::move(arena));
+        }
+        arenas.back().buffers.push_back(members[i]);
+        arenas.back().end = std::max(arenas.back().end, cover[i].second);
+      }
+    }
+    // An arena for one buffer is that buffer again (except where the caller
+    // passes the arena).
+    if (!options.wholeFunction)
+      llvm::erase_if(arenas, [](const PackedArena &arena) {
+        return arena.buffers.size() < 2;
+      });
+    for (PackedArena &arena : arenas)
+      if (failed(plan(arena)))
+        return failure();
+    return arenas;
+  }
+
+  /// Offsets for the buffers of `arena` (plans are remembered: the same
+  /// buffers in the same block always give the same arena).
+  LogicalResult plan(PackedArena &arena) {
+    std::pair<Block *, std::vector<unsigned>> key = {
+        arena.block,
+        std::vector<unsigned>(arena.buffers.begin(), arena.buffers.end())};
+    if (auto known = plans.find(key); known != plans.end()) {
+      int64_t begin = arena.begin, end = arena.end;
+      arena = known->second;
+      arena.begin = begin;
+      arena.end = end;
+      return success();
+    }
+    ArrayRef<AllocBuffer> buffers = model.getBuffers();
+    ::memplan::Problem problem;
+    for (unsigned index : arena.buffers) {
+      const AllocBuffer &buffer = buffers[index];
+      uint64_t alignment = alignmentOf(buffer);
+      arena.alignment = std::max(arena.alignment, alignment);
+      problem.buffers.push_back(
+          {*buffer.bytes, buffer.start, buffer.end, alignment});
+    }
+    ::memplan::PlanResult result =
+        ::memplan::plan(problem, options.algorithm, options.search);
+    if (!result.ok())
+      return function.emitError()
+             << "cannot pack the allocations of this function: "
+             << result.error;
+    if (std::optional<::memplan::ValidationError> error =
+            ::memplan::validateSolution(problem, result.solution))
+      return function.emitError()
+             << "internal error: the plan failed validation: "
+             << error->message;
+    if (const auto &summary = result.solution.search;
+        summary && !summary->capacityMet)
+      return function.emitError()
+             << "no packing fits in " << *options.search->capacity << " bytes: "
+             << (summary->capacityImpossible
+                     ? "the search proved it impossible"
+                     : "the search found none within its budget")
+             << " (the best arena found is " << result.solution.arenaSize
+             << " bytes)";
+    if (result.solution.arenaSize > static_cast<uint64_t>(INT64_MAX))
+      return function.emitError()
+             << "cannot pack the allocations of this function: the arena "
+                "of "
+             << result.solution.arenaSize << " bytes exceeds 2^63 - 1 bytes";
+    arena.offsets.assign(result.solution.offsets.begin(),
+                         result.solution.offsets.end());
+    arena.bytes = result.solution.arenaSize;
+    arena.lowerBound = ::memplan::computeLowerBound(problem);
+    arena.bytesWithoutReuse = ::memplan::computeBytesWithoutReuse(problem);
+    arena.search = result.solution.search;
+    plans.emplace(std::move(key), arena);
+    return success();
+  }
+
+  uint64_t alignmentOf(const AllocBuffer &buffer) const {
+    return std::max(options.alignment, buffer.alignment);
+  }
+
+  /// What a buffer takes when allocated on its own, in the peaks.
+  uint64_t footprint(const AllocBuffer &buffer) const {
+    return llvm::alignTo(*buffer.bytes, alignmentOf(buffer));
+  }
+
+private:
+  const BlockSpans &spansOf(Block *block) {
+    auto [it, inserted] = spans.try_emplace(block, nullptr);
+    if (inserted)
+      it->second = std::make_unique<BlockSpans>(*block, model.getOrder());
+    return *it->second;
+  }
+
+  FunctionOpInterface function;
+  const MemRefAliasModel &model;
+  const PackingOptions &options;
+  Attribute space;
+  bool freed;
+  DenseMap<Block *, std::unique_ptr<BlockSpans>> spans;
+  std::map<std::pair<Block *, std::vector<unsigned>>, PackedArena> plans;
+};
+
+} // namespace
+
 FailureOr<FunctionPacking>
 mlir::memplan::planPacking(FunctionOpInterface function,
                            const MemRefAliasModel &model,
                            const PackingOptions &options) {
   FunctionPacking packing;
   ArrayRef<AllocBuffer> buffers = model.getBuffers();
-  const ProgramOrder &order = model.getOrder();
-  TopLevelSpans spans(function.getFunctionBody().front(), order);
+  Block *body = &function.getFunctionBody().front();
+  BlockSpans topLevel(*body, model.getOrder());
 
   // Buffers that are freed and buffers that are not (IR before a
   // deallocation pipeline) are not mixed in one memory space: an arena is
@@ -109,23 +262,11 @@ mlir::memplan::planPacking(FunctionOpInterface function,
   for (const AllocBuffer &buffer : buffers)
     if (buffer.isPackable() && !buffer.deallocs.empty())
       freedSpaces.insert(getMemorySpace(buffer));
-  // Every allocation, an arena or a buffer of its own, counts rounded up to
-  // its alignment: an aligned allocation takes at least that much.
-  auto alignmentOf = [&](const AllocBuffer &buffer) {
-    return std::max(options.alignment, buffer.alignment);
-  };
-  auto footprint = [&](const AllocBuffer &buffer) {
-    return llvm::alignTo(*buffer.bytes, alignmentOf(buffer));
-  };
   llvm::MapVector<Attribute, SmallVector<unsigned>> candidatesBySpace;
-  llvm::MapVector<Attribute, SmallVector<Interval>> allBySpace;
   for (auto [index, buffer] : llvm::enumerate(buffers)) {
-    Attribute space = getMemorySpace(buffer);
-    if (buffer.bytes)
-      allBySpace[space].push_back(
-          {buffer.start, buffer.end, footprint(buffer)});
     if (!buffer.isPackable())
       continue;
+    Attribute space = getMemorySpace(buffer);
     if (freedSpaces.contains(space) && buffer.deallocs.empty()) {
       packing.leftAlone.emplace_back(
           index, "it has no dealloc, unlike the buffers packed in this "
@@ -137,95 +278,27 @@ mlir::memplan::planPacking(FunctionOpInterface function,
 
   for (auto &[space, candidates] : candidatesBySpace) {
     bool freed = freedSpaces.contains(space);
-    // The stretches of the function: buffers whose top-level spans overlap
-    // share an arena.
-    // Buffers that nothing frees (before a deallocation pipeline) or whose
-    // arena the caller passes share one arena per memory space: nothing
-    // would free a first arena before a second one is allocated.
-    bool oneArena = options.wholeFunction || !freed;
-    SmallVector<std::pair<int64_t, int64_t>> cover;
-    for (unsigned index : candidates)
-      cover.push_back(
-          options.wholeFunction
-              ? std::pair<int64_t, int64_t>(0, order.size())
-              : spans.cover(buffers[index].start, buffers[index].end));
-    SmallVector<unsigned> byStart(candidates.size());
-    for (unsigned i = 0; i < byStart.size(); ++i)
-      byStart[i] = i;
-    llvm::stable_sort(byStart, [&](unsigned a, unsigned b) {
-      return cover[a].first < cover[b].first;
-    });
-    SmallVector<PackedArena> arenas;
-    for (unsigned i : byStart) {
-      if (arenas.empty() ||
-          (!oneArena && cover[i].first >= arenas.back().end)) {
-        PackedArena arena;
-        arena.memorySpace = space;
-        arena.freed = freed && !options.wholeFunction;
-        arena.begin = cover[i].first;
-        arena.end = cover[i].second;
-        arenas.push_back(std::move(arena));
-      }
-      arenas.back().buffers.push_back(candidates[i]);
-      arenas.back().end = std::max(arenas.back().end, cover[i].second);
-    }
-
-    for (PackedArena &arena : arenas) {
-      // An arena for one buffer is that buffer again (except where the
-      // caller passes the arena).
-      if (arena.buffers.size() < 2 && !options.wholeFunction)
-        continue;
-      ::memplan::Problem problem;
-      for (unsigned index : arena.buffers) {
-        const AllocBuffer &buffer = buffers[index];
-        uint64_t alignment = alignmentOf(buffer);
-        arena.alignment = std::max(arena.alignment, alignment);
-        problem.buffers.push_back(
-            {*buffer.bytes, buffer.start, buffer.end, alignment});
-      }
-      ::memplan::PlanResult result =
-          ::memplan::plan(problem, options.algorithm, options.search);
-      if (!result.ok())
-        return function.emitError()
-               << "cannot pack the allocations of this function: "
-               << result.error;
-      if (std::optional<::memplan::ValidationError> error =
-              ::memplan::validateSolution(problem, result.solution))
-        return function.emitError()
-               << "internal error: the plan failed validation: "
-               << error->message;
-      if (const auto &summary = result.solution.search;
-          summary && !summary->capacityMet)
-        return function.emitError()
-               << "no packing fits in " << *options.search->capacity
-               << " bytes: "
-               << (summary->capacityImpossible
-                       ? "the search proved it impossible"
-                       : "the search found none within its budget")
-               << " (the best arena found is " << result.solution.arenaSize
-               << " bytes)";
-      if (result.solution.arenaSize > static_cast<uint64_t>(INT64_MAX))
-        return function.emitError()
-               << "cannot pack the allocations of this function: the arena "
-                  "of "
-               << result.solution.arenaSize << " bytes exceeds 2^63 - 1 bytes";
-      arena.offsets.assign(result.solution.offsets.begin(),
-                           result.solution.offsets.end());
-      arena.bytes = result.solution.arenaSize;
-      arena.lowerBound = ::memplan::computeLowerBound(problem);
-      arena.bytesWithoutReuse = ::memplan::computeBytesWithoutReuse(problem);
-      arena.search = result.solution.search;
-    }
-    llvm::erase_if(
-        arenas, [](const PackedArena &arena) { return arena.offsets.empty(); });
-
-    // The peak never rises: give up the arena that adds most at the peak
-    // until the packed function's peak is no higher than with every buffer
-    // freed at its last use.
-    const SmallVector<Interval> &all = allBySpace[space];
+    SpacePacker packer(function, model, options, space, freed);
+    SmallVector<Interval> all;
+    for (const AllocBuffer &buffer : buffers)
+      if (buffer.bytes && getMemorySpace(buffer) == space)
+        all.push_back({buffer.start, buffer.end, packer.footprint(buffer)});
     uint64_t baseline = computePeak(all).peak;
+
+    // Every buffer starts in an arena of the function body.
+    SmallVector<unsigned> active(candidates);
+    DenseMap<unsigned, Block *> arenaBlock;
+    for (unsigned index : active)
+      arenaBlock[index] = body;
+    SmallVector<PackedArena> arenas;
     Load load;
     while (true) {
+      FailureOr<SmallVector<PackedArena>> formed =
+          packer.formArenas(active, arenaBlock);
+      if (failed(formed))
+        return failure();
+      arenas = std::move(*formed);
+
       DenseSet<unsigned> inArena;
       SmallVector<Interval> intervals;
       for (const PackedArena &arena : arenas) {
@@ -236,35 +309,51 @@ mlir::memplan::planPacking(FunctionOpInterface function,
       for (auto [index, buffer] : llvm::enumerate(buffers))
         if (buffer.bytes && !inArena.contains(index) &&
             getMemorySpace(buffer) == space)
-          intervals.push_back({buffer.start, buffer.end, footprint(buffer)});
+          intervals.push_back(
+              {buffer.start, buffer.end, packer.footprint(buffer)});
       load = computePeak(intervals);
       if (load.peak <= baseline)
         break;
-      // What each arena live at the peak adds over its own live buffers.
+
+      // The arena that adds most at the peak over its own live buffers.
       auto excess = [&](const PackedArena &arena) -> int64_t {
         if (arena.begin > load.at || load.at >= arena.end)
           return INT64_MIN;
         uint64_t live = 0;
         for (unsigned index : arena.buffers)
           if (buffers[index].start <= load.at && load.at < buffers[index].end)
-            live += footprint(buffers[index]);
+            live += packer.footprint(buffers[index]);
         return static_cast<int64_t>(
                    llvm::alignTo(arena.bytes, arena.alignment)) -
                static_cast<int64_t>(live);
       };
-      auto worst = llvm::max_element(arenas, [&](const auto &a, const auto &b) {
-        return excess(a) < excess(b);
-      });
+      const PackedArena &worst =
+          *llvm::max_element(arenas, [&](const auto &a, const auto &b) {
+            return excess(a) < excess(b);
+          });
+      // Its buffers of nested blocks move to arenas of their own block.
+      bool moved = false;
+      if (!options.wholeFunction)
+        for (unsigned index : worst.buffers)
+          if (buffers[index].home != worst.block) {
+            arenaBlock[index] = buffers[index].home;
+            moved = true;
+          }
+      if (moved)
+        continue;
       std::string reason;
       llvm::raw_string_ostream os(reason);
-      os << "its arena of " << worst->bytes << " bytes would raise the "
+      os << "its arena of " << worst.bytes << " bytes would raise the "
          << "function's peak in " << describeSpace(space) << " to " << load.peak
          << " bytes, above the " << baseline
          << " bytes it needs when every buffer is freed at its last use";
-      for (unsigned index : worst->buffers)
+      DenseSet<unsigned> givenUp(worst.buffers.begin(), worst.buffers.end());
+      for (unsigned index : worst.buffers)
         packing.leftAlone.emplace_back(index, reason);
-      arenas.erase(worst);
+      llvm::erase_if(active,
+                     [&](unsigned index) { return givenUp.contains(index); });
     }
+
     packing.peaks.push_back({space, load.peak, baseline});
     DenseSet<unsigned> inArena;
     for (PackedArena &arena : arenas) {
@@ -275,10 +364,9 @@ mlir::memplan::planPacking(FunctionOpInterface function,
       for (unsigned index : candidates) {
         const AllocBuffer &buffer = buffers[index];
         memref::AllocOp alloc = buffer.alloc;
-        if (!inArena.contains(index) &&
-            alloc->getParentOp() == function.getOperation())
+        if (!inArena.contains(index) && alloc->getBlock() == body)
           packing.freeAtLastUse.emplace_back(
-              index, spans.cover(buffer.start, buffer.end).second);
+              index, topLevel.cover(buffer.start, buffer.end).second);
       }
   }
   return packing;

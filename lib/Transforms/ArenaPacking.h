@@ -5,19 +5,23 @@
 //
 //  * One group per memory space: buffers of different spaces never share an
 //    arena.
-//  * Within a group, one arena per stretch of the function in which its
-//    buffers are live: an arena is allocated before the top-level op where
-//    its first buffer is born and freed after the one where its last dies,
-//    so buffers that are never live across the same top-level op get arenas
-//    that are not live together either.
+//  * Within a group, one arena per stretch of a block in which its buffers
+//    are live: an arena is allocated before the op of the block where its
+//    first buffer is born and freed after the one where its last dies, so
+//    buffers that are never live across the same op get arenas that are not
+//    live together either. Arenas are first made in the function body: one
+//    arena for a loop's temporaries and the code around it, allocated once.
 //  * The function's peak never rises: the peak of the packed function (the
 //    arenas while they are live plus every buffer left alone, each freed at
 //    its last use) is compared with the peak of the same function with every
-//    buffer freed at its last use, per memory space; while it is higher, the
-//    arena that adds the most at the peak is given up (its buffers stay
-//    separate allocations). Every allocation counts rounded up to its
-//    alignment (an aligned allocation of its own takes at least that much);
-//    buffers of dynamic size count in neither peak.
+//    buffer freed at its last use, per memory space. While it is higher, the
+//    arena that adds the most at the peak is taken apart: its buffers whose
+//    home is a nested block (a loop body, a branch) move to arenas of that
+//    block, whose stretches are that block's ops (so in a loop an arena is
+//    allocated each iteration); an arena with nothing to move is given up
+//    (its buffers stay separate allocations). Every allocation counts
+//    rounded up to its alignment (an aligned allocation of its own takes at
+//    least that much); buffers of dynamic size count in neither peak.
 //  * Freed buffers in no arena (alone in their stretch, or given up) that
 //    are allocated in the function body are freed right after the top-level
 //    op of their last use, whatever their deallocs said: the peak reported
@@ -40,11 +44,12 @@ namespace mlir::memplan {
 /// One arena and the buffers planned into it.
 struct PackedArena {
   Attribute memorySpace;
+  Block *block = nullptr;        ///< the block it is allocated in
   SmallVector<unsigned> buffers; ///< indices into the model's buffers
   SmallVector<uint64_t> offsets; ///< one per buffer
   uint64_t bytes = 0;
   uint64_t alignment = 1;
-  int64_t begin = 0, end = 0;     ///< live on [begin, end): top-level ops
+  int64_t begin = 0, end = 0;     ///< live on [begin, end): ops of `block`
   uint64_t lowerBound = 0;        ///< of its buffers
   uint64_t bytesWithoutReuse = 0; ///< of its buffers
   std::optional<::memplan::SearchSummary> search;

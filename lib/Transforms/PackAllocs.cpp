@@ -90,14 +90,13 @@ struct PackAllocsPass
       if (failed(addArenaArguments(function, *packing, arenaValues)))
         return failure();
     } else {
-      // Where each arena starts and ends, found before any op is inserted
-      // (new ops have no position).
-      Block &body = function.getFunctionBody().front();
+      // Where each arena starts and ends in its block, found before any op
+      // is inserted (new ops have no position).
       const ProgramOrder &order = model.getOrder();
       SmallVector<std::pair<Operation *, Operation *>> bounds;
       for (const PackedArena &arena : packing->arenas) {
         Operation *first = nullptr, *last = nullptr;
-        for (Operation &op : body) {
+        for (Operation &op : *arena.block) {
           if (order.begin(&op) == arena.begin)
             first = &op;
           if (order.end(&op) == arena.end)
@@ -138,7 +137,7 @@ struct PackAllocsPass
     }
   }
 
-  /// The arena as an alloc before `first`, the first top-level op that
+  /// The arena as an alloc before `first`, the first op of its block that
   /// holds one of its buffers, freed after `last`, the last one (when its
   /// buffers were freed).
   Value allocateArena(FunctionOpInterface function, const PackedArena &arena,
@@ -265,7 +264,7 @@ struct PackAllocsPass
         llvm::interleave(
             arenas, remark,
             [&](const PackedArena *arena) { remark << arena->bytes; }, " + ");
-        remark << " bytes, live at different times";
+        remark << " bytes, each live only over the stretch of its buffers";
       }
       remark << " (lower bound " << lowerBound << " bytes, "
              << ::memplan::getAlgorithmName(*chosen).data();

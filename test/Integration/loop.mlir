@@ -20,7 +20,7 @@
 // before the next is allocated, so the function's peak stays at 1024 bytes.
 // REMARK: remark: memplan: not packed: it is used by 'memref.extract_aligned_pointer_as_index', which neither reads nor writes it (it may keep or expose it)
 // REMARK: remark: memplan: not packed: it lives on after the iteration of 'scf.for' that allocates it
-// REMARK: remark: memplan: @looped: packed 9 allocations (1044 bytes) into 3 arenas of 512 + 512 + 130 bytes, live at different times (lower bound 512 bytes, greedy-by-size); function peak 1024 bytes, 1024 bytes with every buffer freed at its last use
+// REMARK: remark: memplan: @looped: packed 9 allocations (1044 bytes) into 3 arenas of 512 + 512 + 130 bytes, each live only over the stretch of its buffers (lower bound 512 bytes, greedy-by-size); function peak 1024 bytes, 1024 bytes with every buffer freed at its last use
 
 // PACKED-LABEL: func.func @looped
 // PACKED: %[[A:.*]] = memref.alloc() {alignment = 64 : i64} : memref<512xi8>

@@ -207,7 +207,11 @@ private:
   void write(const Handle &handle, Elem elem, const Handle *source,
              Elem sourceElem) {
     std::string count = constIndex(handle.count);
-    std::string a = constF32(salt()), b = constF32(salt() * 3);
+    // Each write adds an offset of its own: no two buffers (in particular
+    // the first two, which the corrupted packing overlaps) hold the same
+    // values.
+    std::string a = constF32(salt()),
+                b = constF32(salt() * 3 + 0.03125 * ++writes);
     std::string modulus = source ? constIndex(source->count) : "";
     std::string i = fresh("i");
     emit("scf.for " + i + " = %c0 to " + count + " step %c1 {");
@@ -762,7 +766,7 @@ private:
   std::mt19937_64 rng;
   ProgramFeatures *features = nullptr;
   int deallocMode = 0;
-  unsigned counter = 0, handles = 0, nextSlot = 0;
+  unsigned counter = 0, handles = 0, nextSlot = 0, writes = 0;
   std::vector<std::string> *lines = nullptr;
   int indent = 0;
   Handle input;

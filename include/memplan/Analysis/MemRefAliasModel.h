@@ -73,6 +73,9 @@ struct AllocBuffer {
   int64_t start = 0, end = 0;
   /// The memref.dealloc ops that free this buffer and nothing else.
   SmallVector<Operation *> deallocs;
+  /// The innermost block that holds the alloc and every use of an alias: an
+  /// arena in it, or in any block around it, can hold the buffer.
+  Block *home = nullptr;
   /// Why it may not share bytes with other buffers; empty when it may.
   std::string rejection;
   /// The op that the rejection is about, if any (a note points at it).
