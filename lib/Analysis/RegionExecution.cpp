@@ -2,6 +2,7 @@
 
 #include "memplan/Analysis/RegionExecution.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -25,6 +26,9 @@ RegionExecution mlir::memplan::getRegionExecution(Operation *op) {
   if (dialect == "async" || dialect == "acc" ||
       op->getName().getStringRef() == "gpu.warp_execute_on_lane_0")
     return RegionExecution::Unknown;
+  // A structured linalg op runs its body once per element, within the op.
+  if (isa<linalg::LinalgOp>(op))
+    return RegionExecution::Repeated;
   auto branch = dyn_cast<RegionBranchOpInterface>(op);
   if (!branch)
     return RegionExecution::Unknown;

@@ -22,6 +22,7 @@
 #include "mlir/Conversion/LLVMCommon/LoweringOptions.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Matchers.h"
@@ -64,11 +65,14 @@ struct CheckedView {
 
 // The checker's own view of regions, kept apart from the planner's
 // RegionExecution: an op runs its regions within its own execution when it
-// describes them through RegionBranchOpInterface and is not asynchronous or
-// on other threads or devices; a parallel loop runs them within its
-// execution too, but its iterations overlap.
+// is a structured linalg op (its body, per element) or describes them
+// through RegionBranchOpInterface and is not asynchronous or on other
+// threads or devices; a parallel loop runs them within its execution too,
+// but its iterations overlap.
 bool runsRegionsWithin(Operation *op) {
   StringRef dialect = op->getName().getDialectNamespace();
+  if (isa<linalg::LinalgOp>(op))
+    return true; // its body, once per element, within the op
   return isa<RegionBranchOpInterface>(op) && dialect != "async" &&
          dialect != "acc" &&
          op->getName().getStringRef() != "gpu.warp_execute_on_lane_0";

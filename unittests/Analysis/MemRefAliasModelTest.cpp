@@ -246,10 +246,11 @@ TEST_F(MemRefAliasModelTest, SizesAreTheLoweringsAndConstantDimsAreStatic) {
 
 TEST(RegionExecutionTest, ClassifiesUpstreamRegionOps) {
   MLIRContext context;
-  context
-      .loadDialect<arith::ArithDialect, func::FuncDialect, scf::SCFDialect>();
+  context.loadDialect<arith::ArithDialect, func::FuncDialect,
+                      linalg::LinalgDialect, memref::MemRefDialect,
+                      scf::SCFDialect>();
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
-    func.func @f(%n: index, %c: i1) {
+    func.func @f(%n: index, %c: i1, %m: memref<4xf32>) {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       scf.for %i = %c0 to %n step %c1 { }
@@ -257,6 +258,10 @@ TEST(RegionExecutionTest, ClassifiesUpstreamRegionOps) {
       scf.forall (%i) in (%n) { }
       scf.if %c { }
       scf.execute_region { scf.yield }
+      linalg.generic {indexing_maps = [affine_map<(i) -> (i)>], iterator_types = ["parallel"]} outs(%m : memref<4xf32>) {
+      ^bb0(%o: f32):
+        linalg.yield %o : f32
+      }
       return
     })mlir",
                                                              &context);
@@ -273,6 +278,7 @@ TEST(RegionExecutionTest, ClassifiesUpstreamRegionOps) {
       {"scf.forall", RegionExecution::Concurrent},
       {"scf.if", RegionExecution::Once},
       {"scf.execute_region", RegionExecution::Once},
+      {"linalg.generic", RegionExecution::Repeated},
   };
   ASSERT_EQ(seen.size(), std::size(expected));
   for (auto [got, want] : llvm::zip(seen, expected)) {

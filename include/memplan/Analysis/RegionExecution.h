@@ -19,7 +19,7 @@ enum class RegionExecution {
   /// another (scf.if, scf.execute_region, scf.index_switch, affine.if).
   Once,
   /// Regions may run many times, one execution after another (scf.for,
-  /// scf.while, affine.for).
+  /// scf.while, affine.for, the body of a structured linalg op).
   Repeated,
   /// Executions of a region may overlap in time (scf.parallel, scf.forall).
   Concurrent,
