@@ -302,8 +302,7 @@ mlir::memplan::planPacking(FunctionOpInterface function,
       DenseSet<unsigned> inArena;
       SmallVector<Interval> intervals;
       for (const PackedArena &arena : arenas) {
-        intervals.push_back({arena.begin, arena.end,
-                             llvm::alignTo(arena.bytes, arena.alignment)});
+        intervals.push_back({arena.begin, arena.end, arena.bytes});
         inArena.insert(arena.buffers.begin(), arena.buffers.end());
       }
       for (auto [index, buffer] : llvm::enumerate(buffers))
@@ -323,9 +322,7 @@ mlir::memplan::planPacking(FunctionOpInterface function,
         for (unsigned index : arena.buffers)
           if (buffers[index].start <= load.at && load.at < buffers[index].end)
             live += packer.footprint(buffers[index]);
-        return static_cast<int64_t>(
-                   llvm::alignTo(arena.bytes, arena.alignment)) -
-               static_cast<int64_t>(live);
+        return static_cast<int64_t>(arena.bytes) - static_cast<int64_t>(live);
       };
       const PackedArena &worst =
           *llvm::max_element(arenas, [&](const auto &a, const auto &b) {
@@ -354,7 +351,8 @@ mlir::memplan::planPacking(FunctionOpInterface function,
                      [&](unsigned index) { return givenUp.contains(index); });
     }
 
-    packing.peaks.push_back({space, load.peak, baseline});
+    packing.peaks.push_back(
+        {space, load.peak, baseline, static_cast<unsigned>(candidates.size())});
     DenseSet<unsigned> inArena;
     for (PackedArena &arena : arenas) {
       inArena.insert(arena.buffers.begin(), arena.buffers.end());

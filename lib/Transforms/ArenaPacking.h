@@ -19,9 +19,10 @@
 //    home is a nested block (a loop body, a branch) move to arenas of that
 //    block, whose stretches are that block's ops (so in a loop an arena is
 //    allocated each iteration); an arena with nothing to move is given up
-//    (its buffers stay separate allocations). Every allocation counts
-//    rounded up to its alignment (an aligned allocation of its own takes at
-//    least that much); buffers of dynamic size count in neither peak.
+//    (its buffers stay separate allocations). A buffer of its own counts
+//    rounded up to its alignment (an aligned allocation takes at least that
+//    much), an arena at its size (the padding between its buffers is in
+//    it); buffers of dynamic size count in neither peak.
 //  * Freed buffers in no arena (alone in their stretch, or given up) that
 //    are allocated in the function body are freed right after the top-level
 //    op of their last use, whatever their deallocs said: the peak reported
@@ -62,6 +63,7 @@ struct SpacePeak {
   Attribute memorySpace;
   uint64_t packed = 0;         ///< arenas + buffers left alone
   uint64_t freedAtLastUse = 0; ///< every buffer freed at its last use
+  unsigned packable = 0;       ///< allocations that could share an arena
 };
 
 struct FunctionPacking {

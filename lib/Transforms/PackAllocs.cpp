@@ -82,8 +82,10 @@ struct PackAllocsPass
           << "memplan: not packed: " << reason;
     }
     freeAtLastUse(function, model, *packing);
-    if (packing->arenas.empty())
+    if (packing->arenas.empty()) {
+      emitSummaries(function, *packing);
       return success();
+    }
 
     SmallVector<Value> arenaValues;
     if (options.wholeFunction) {
@@ -231,8 +233,25 @@ struct PackAllocsPass
       for (const PackedArena &arena : packing.arenas)
         if (arena.memorySpace == peak.memorySpace)
           arenas.push_back(&arena);
-      if (arenas.empty())
+      std::string spaceText;
+      if (auto number = dyn_cast_if_present<IntegerAttr>(peak.memorySpace))
+        spaceText = " of memory space " + std::to_string(number.getInt());
+      else if (peak.memorySpace) {
+        llvm::raw_string_ostream os(spaceText);
+        os << " of memory space " << peak.memorySpace;
+      }
+      if (arenas.empty()) {
+        // Each packable buffer is alone in its stretch, or its arena would
+        // have raised the peak: no arena, and the peak it leaves.
+        emitRemark(function.getLoc())
+            << "memplan: @" << function.getName() << ": no arena for its "
+            << peak.packable << " packable allocation"
+            << (peak.packable == 1 ? "" : "s") << spaceText
+            << "; function peak " << peak.packed << " bytes, "
+            << peak.freedAtLastUse
+            << " bytes with every buffer freed at its last use";
         continue;
+      }
       uint64_t count = 0, withoutReuse = 0, lowerBound = 0, startArena = 0,
                nodes = 0;
       bool searched = false, proven = true;
@@ -249,11 +268,9 @@ struct PackAllocsPass
       }
       InFlightDiagnostic remark = emitRemark(function.getLoc());
       remark << "memplan: @" << function.getName() << ": packed " << count
-             << " allocations (" << withoutReuse << " bytes)";
-      if (auto number = dyn_cast_if_present<IntegerAttr>(peak.memorySpace))
-        remark << " of memory space " << number.getInt();
-      else if (peak.memorySpace)
-        remark << " of memory space " << peak.memorySpace;
+             << " allocation" << (count == 1 ? "" : "s") << " (" << withoutReuse
+             << " bytes)";
+      remark << spaceText;
       if (arenaMode == "arg")
         remark << " into the arena argument of " << arenas.front()->bytes
                << " bytes";

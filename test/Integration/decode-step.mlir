@@ -20,7 +20,7 @@
 // RUN: diff %t.base.out %t.packed.out
 // RUN: FileCheck %s --check-prefix=OUTPUT --input-file=%t.packed.out
 
-// REMARK: remark: memplan: @decode_step: packed {{[0-9]+}} allocations ({{[0-9]+}} bytes) into {{.*}}; function peak [[P:[0-9]+]] bytes, [[P]] bytes with every buffer freed at its last use
+// REMARK: remark: memplan: @decode_step: packed 7 allocations (944 bytes) into one arena of 672 bytes (lower bound 672 bytes, greedy-by-size); function peak 800 bytes, 832 bytes with every buffer freed at its last use
 
 // The mask is a view of 32 bytes, one per cache position.
 // PACKED-LABEL: func.func @decode_step

@@ -14,7 +14,7 @@
 // CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
 // CHECK: return %[[C2048]], %[[C64]] : index, index
 // expected-remark @+2 {{memplan: @chain: packed 3 allocations (3072 bytes) into the arena argument of 2048 bytes (lower bound 2048 bytes, greedy-by-size); function peak 2048 bytes, 2048 bytes with every buffer freed at its last use}}
-// expected-remark @+1 {{memplan: @chain: packed 1 allocations (64 bytes) of memory space 1 into the arena argument of 64 bytes}}
+// expected-remark @+1 {{memplan: @chain: packed 1 allocation (64 bytes) of memory space 1 into the arena argument of 64 bytes}}
 func.func @chain(%x: memref<256xf32>) {
   %a = memref.alloc() : memref<256xf32>
   memref.copy %x, %a : memref<256xf32> to memref<256xf32>

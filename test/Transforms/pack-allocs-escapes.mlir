@@ -9,6 +9,7 @@
 // CHECK-LABEL: func.func @pointer
 // CHECK-NOT: memref.view
 func.func private @read_raw(index)
+// expected-remark @+1 {{memplan: @pointer: no arena for its 1 packable allocation; function peak 64 bytes, 64 bytes with every buffer freed at its last use}}
 func.func @pointer() {
   // expected-remark @+1 {{memplan: not packed: it is used by 'memref.extract_aligned_pointer_as_index', which neither reads nor writes it (it may keep or expose it)}}
   %a = memref.alloc() : memref<16xf32>

@@ -16,6 +16,7 @@
 // CHECK-NEXT: memref.copy %[[B]], %[[R]]
 // CHECK-NEXT: memref.dealloc %[[B]]
 // CHECK-NEXT: return %[[R]]
+// expected-remark @+1 {{memplan: @returned_on_top: no arena for its 2 packable allocations; function peak 2048 bytes, 2048 bytes with every buffer freed at its last use}}
 func.func @returned_on_top(%x: memref<256xf32>) -> memref<256xf32> {
   // expected-remark @+1 {{memplan: not packed: its arena of 2048 bytes would raise the function's peak in the default memory space to 3072 bytes, above the 2048 bytes it needs when every buffer is freed at its last use}}
   %a = memref.alloc() : memref<256xf32>
