@@ -24,6 +24,20 @@ using namespace mlir::memplan;
 
 namespace {
 
+/// The ops of `block` that begin at `begin` and end at `end` (null where
+/// none does).
+std::pair<Operation *, Operation *>
+findOps(Block &block, const ProgramOrder &order, int64_t begin, int64_t end) {
+  Operation *first = nullptr, *last = nullptr;
+  for (Operation &op : block) {
+    if (order.begin(&op) == begin)
+      first = &op;
+    if (order.end(&op) == end)
+      last = &op;
+  }
+  return {first, last};
+}
+
 /// The name of the attribute that marks an arena argument.
 constexpr StringLiteral kArenaArgumentAttrName = "memplan.arena";
 
@@ -96,16 +110,8 @@ struct PackAllocsPass
       // is inserted (new ops have no position).
       const ProgramOrder &order = model.getOrder();
       SmallVector<std::pair<Operation *, Operation *>> bounds;
-      for (const PackedArena &arena : packing->arenas) {
-        Operation *first = nullptr, *last = nullptr;
-        for (Operation &op : *arena.block) {
-          if (order.begin(&op) == arena.begin)
-            first = &op;
-          if (order.end(&op) == arena.end)
-            last = &op;
-        }
-        bounds.emplace_back(first, last);
-      }
+      for (const PackedArena &arena : packing->arenas)
+        bounds.push_back(findOps(*arena.block, order, arena.begin, arena.end));
       for (auto [arena, bound] : llvm::zip_equal(packing->arenas, bounds))
         arenaValues.push_back(
             allocateArena(function, arena, bound.first, bound.second));
@@ -122,12 +128,10 @@ struct PackAllocsPass
                      const MemRefAliasModel &model,
                      const FunctionPacking &packing) {
     Block &body = function.getFunctionBody().front();
-    const ProgramOrder &order = model.getOrder();
     SmallVector<std::pair<unsigned, Operation *>> moves;
     for (auto [index, end] : packing.freeAtLastUse)
-      for (Operation &op : body)
-        if (order.end(&op) == end)
-          moves.emplace_back(index, &op);
+      moves.emplace_back(index,
+                         findOps(body, model.getOrder(), end, end).second);
     OpBuilder builder(function.getContext());
     for (auto [index, last] : moves) {
       const AllocBuffer &buffer = model.getBuffers()[index];

@@ -87,6 +87,24 @@ bool runsRegionsInTurn(Operation *op) {
   return runsRegionsWithin(op) && !isParallelLoop(op);
 }
 
+/// Every value that a use by `user` may make the used value flow into,
+/// whatever the op: its results and the arguments of its regions, and for a
+/// terminator the results of the op around it and the arguments of that
+/// op's regions. (No interface is asked: aliasing is over-approximated.)
+void forEachDerivedValue(Operation *user, function_ref<void(Value)> fn) {
+  auto visit = [&](Operation *op) {
+    for (Value result : op->getResults())
+      fn(result);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument argument : block.getArguments())
+          fn(argument);
+  };
+  if (user->hasTrait<OpTrait::IsTerminator>())
+    visit(user->getParentOp());
+  visit(user);
+}
+
 bool isPlainData(Type type) {
   return isa<IntegerType, IndexType, FloatType, ComplexType, VectorType>(type);
 }
@@ -280,21 +298,7 @@ private:
         view.users.push_back(user);
         if (std::optional<std::string> why = checkUse(use))
           liveForever(*why);
-        if (user->hasTrait<OpTrait::IsTerminator>()) {
-          Operation *parent = user->getParentOp();
-          for (Value result : parent->getResults())
-            follow(result);
-          for (Region &region : parent->getRegions())
-            for (Block &block : region)
-              for (BlockArgument argument : block.getArguments())
-                follow(argument);
-        }
-        for (Value result : user->getResults())
-          follow(result);
-        for (Region &region : user->getRegions())
-          for (Block &block : region)
-            for (BlockArgument argument : block.getArguments())
-              follow(argument);
+        forEachDerivedValue(user, follow);
       }
     }
 
@@ -434,20 +438,7 @@ private:
               reached.insert(derived).second)
             worklist.push_back(derived);
         };
-        if (user->hasTrait<OpTrait::IsTerminator>()) {
-          for (Value result : user->getParentOp()->getResults())
-            add(result);
-          for (Region &region : user->getParentOp()->getRegions())
-            for (Block &block : region)
-              for (BlockArgument argument : block.getArguments())
-                add(argument);
-        }
-        for (Value result : user->getResults())
-          add(result);
-        for (Region &region : user->getRegions())
-          for (Block &block : region)
-            for (BlockArgument argument : block.getArguments())
-              add(argument);
+        forEachDerivedValue(user, add);
       }
     }
     return std::nullopt;
