@@ -5,6 +5,7 @@
 #include "ArenaPacking.h"
 #include "FunctionPlan.h"
 #include "memplan/Analysis/MemRefAliasModel.h"
+#include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/BufferViewFlowOpInterfaceImpl.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -37,9 +38,6 @@ findOps(Block &block, const ProgramOrder &order, int64_t begin, int64_t end) {
   }
   return {first, last};
 }
-
-/// The name of the attribute that marks an arena argument.
-constexpr StringLiteral kArenaArgumentAttrName = "memplan.arena";
 
 struct PackAllocsPass
     : public mlir::memplan::impl::PackAllocsBase<PackAllocsPass> {
@@ -150,9 +148,11 @@ struct PackAllocsPass
                       Operation *first, Operation *last) {
     OpBuilder builder(function.getContext());
     builder.setInsertionPoint(first);
-    Value value = memref::AllocOp::create(
+    auto alloc = memref::AllocOp::create(
         builder, function.getLoc(), getArenaType(arena), ValueRange{},
         builder.getI64IntegerAttr(static_cast<int64_t>(arena.alignment)));
+    alloc->setAttr(kArenaAttrName, builder.getUnitAttr());
+    Value value = alloc;
     if (arena.freed) {
       if (last->hasTrait<OpTrait::IsTerminator>())
         builder.setInsertionPoint(last);
@@ -195,8 +195,8 @@ struct PackAllocsPass
     for (const PackedArena &arena : packing.arenas) {
       unsigned index = function.getNumArguments();
       NamedAttrList attrs;
-      attrs.append(kArenaArgumentAttrName, builder.getUnitAttr());
-      attrs.append("memplan.arena_alignment",
+      attrs.append(kArenaAttrName, builder.getUnitAttr());
+      attrs.append(kArenaAlignmentAttrName,
                    builder.getI64IntegerAttr(arena.alignment));
       if (failed(function.insertArgument(
               index, getArenaType(arena),

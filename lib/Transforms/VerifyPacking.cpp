@@ -19,6 +19,8 @@
 
 #include "memplan/Transforms/Passes.h"
 
+#include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
+
 #include "mlir/Conversion/LLVMCommon/LoweringOptions.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -43,6 +45,7 @@ namespace mlir::memplan {
 } // namespace mlir::memplan
 
 using namespace mlir;
+using namespace mlir::memplan;
 
 namespace {
 
@@ -133,17 +136,41 @@ public:
   LogicalResult check() {
     // Arenas: 1-D static i8 buffers carved up by memref.view.
     SmallVector<Value> arenas;
-    auto consider = [&](Value value) {
+    // Arenas: what --memplan-pack-allocs marks as one (all its uses are
+    // checked), and any other 1-D static i8 buffer whose only uses are
+    // views and frees (a packing written by hand or by another tool). A
+    // byte buffer that is also used directly is a buffer, not an arena.
+    auto consider = [&](Value value, bool marked) -> LogicalResult {
       auto type = dyn_cast<MemRefType>(value.getType());
-      if (type && type.getRank() == 1 && type.hasStaticShape() &&
-          type.getElementType().isInteger(8) && type.getLayout().isIdentity() &&
-          llvm::any_of(value.getUsers(), llvm::IsaPred<memref::ViewOp>))
+      bool shaped = type && type.getRank() == 1 && type.hasStaticShape() &&
+                    type.getElementType().isInteger(8) &&
+                    type.getLayout().isIdentity();
+      if (marked && !shaped)
+        return emitError(value.getLoc())
+               << name(value) << " is marked 'memplan.arena' but is not a "
+               << "static 1-D buffer of i8";
+      bool viewedOnly = llvm::all_of(
+          value.getUsers(), llvm::IsaPred<memref::ViewOp, memref::DeallocOp>);
+      if (marked ||
+          (shaped && viewedOnly &&
+           llvm::any_of(value.getUsers(), llvm::IsaPred<memref::ViewOp>)))
         arenas.push_back(value);
+      return success();
     };
     for (BlockArgument argument : function.getArguments())
-      consider(argument);
-    function.getFunctionBody().walk(
-        [&](memref::AllocOp alloc) { consider(alloc.getResult()); });
+      if (failed(consider(argument,
+                          function.getArgAttr(argument.getArgNumber(),
+                                              kArenaAttrName) != nullptr)))
+        return failure();
+    WalkResult walk =
+        function.getFunctionBody().walk([&](memref::AllocOp alloc) {
+          return failed(consider(alloc.getResult(),
+                                 alloc->hasAttr(kArenaAttrName)))
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        });
+    if (walk.wasInterrupted())
+      return failure();
     for (Value arena : arenas)
       if (failed(checkArena(arena)))
         return failure();
@@ -161,7 +188,7 @@ private:
       arenaAlignment = alloc.getAlignment().value_or(1);
     else if (auto argument = dyn_cast<BlockArgument>(arena))
       if (auto promised = function.getArgAttrOfType<IntegerAttr>(
-              argument.getArgNumber(), "memplan.arena_alignment"))
+              argument.getArgNumber(), kArenaAlignmentAttrName))
         arenaAlignment = promised.getInt();
 
     SmallVector<Operation *> frees;

@@ -20,7 +20,7 @@
 
 // Exactly one allocation: the arena (the output is the caller's).
 // PACKED-LABEL: func.func @attention
-// PACKED: memref.alloc() {alignment = 64 : i64} : memref<{{[0-9]+}}xi8>
+// PACKED: memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<{{[0-9]+}}xi8>
 // PACKED-NOT: memref.alloc()
 // PACKED: return
 // PACKED-LABEL: func.func @main

@@ -29,7 +29,7 @@
 // PACKED-LABEL: func.func @flash_attention
 // PACKED: scf.for
 // PACKED: scf.for
-// PACKED: %[[INNER:.*]] = memref.alloc() {alignment = 64 : i64} : memref<{{[0-9]+}}xi8>
+// PACKED: %[[INNER:.*]] = memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<{{[0-9]+}}xi8>
 // PACKED: memref.view %[[INNER]]
 // PACKED: memref.dealloc %[[INNER]]
 // PACKED: scf.yield

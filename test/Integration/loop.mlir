@@ -23,10 +23,10 @@
 // REMARK: remark: memplan: @looped: packed 9 allocations (1044 bytes) into 3 arenas of 512 + 512 + 130 bytes, each live only over the stretch of its buffers (lower bound 512 bytes, greedy-by-size); function peak 1024 bytes, 1024 bytes with every buffer freed at its last use
 
 // PACKED-LABEL: func.func @looped
-// PACKED: %[[A:.*]] = memref.alloc() {alignment = 64 : i64} : memref<512xi8>
+// PACKED: %[[A:.*]] = memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<512xi8>
 // PACKED: memref.dealloc %[[A]] : memref<512xi8>
 // PACKED-NEXT: scf.for
-// PACKED: %[[B:.*]] = memref.alloc() {alignment = 64 : i64} : memref<512xi8>
+// PACKED: %[[B:.*]] = memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<512xi8>
 // PACKED: memref.dealloc %[[B]] : memref<512xi8>
 
 // OUTPUT: {{^\[\[-?[0-9]+\.[0-9]+, -?[0-9]+\.[0-9]+}}

@@ -28,7 +28,7 @@
 // REMARK: remark: memplan: @mlp: packed 4 allocations (1024 bytes) into one arena of 512 bytes (lower bound 512 bytes, greedy-by-size); function peak 512 bytes, 512 bytes with every buffer freed at its last use
 
 // PACKED-LABEL: func.func @mlp
-// PACKED: memref.alloc() {alignment = 64 : i64} : memref<512xi8>
+// PACKED: memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<512xi8>
 // PACKED-COUNT-4: memref.view
 // PACKED-NOT: memref.alloc
 // PACKED: memref.dealloc %{{.*}} : memref<512xi8>

@@ -7,7 +7,7 @@
 
 // Four buffers live together: 1024 + 1024 + 64 + 16 bytes.
 // CHECK-LABEL: func.func @sub_byte_and_padded
-// CHECK: memref.alloc() {alignment = 16 : i64} : memref<2128xi8>
+// CHECK: memref.alloc() {alignment = 16 : i64, memplan.arena} : memref<2128xi8>
 // CHECK-DAG: memref.view {{.*}} to memref<1024xi1>
 // CHECK-DAG: memref.view {{.*}} to memref<1024xi8>
 // CHECK-DAG: memref.view {{.*}} to memref<4xvector<3xf32>>
@@ -39,7 +39,7 @@ func.func @sub_byte_and_padded(%out: memref<1024xi8>) {
 // index and complex elements; a `?` dimension whose size is a constant is
 // planned as static (the view keeps the size operand).
 // CHECK-LABEL: func.func @index_complex_constant_dims
-// CHECK: memref.alloc() {alignment = 8 : i64} : memref<160xi8>
+// CHECK: memref.alloc() {alignment = 8 : i64, memplan.arena} : memref<160xi8>
 // CHECK-DAG: memref.view {{.*}}[%{{.*}}] : memref<160xi8> to memref<?x2xindex>
 // CHECK-DAG: memref.view {{.*}}[] : memref<160xi8> to memref<12xcomplex<f32>>
 // expected-remark @+1 {{memplan: @index_complex_constant_dims: packed 2 allocations (160 bytes) into one arena of 160 bytes}}

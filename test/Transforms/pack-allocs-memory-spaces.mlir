@@ -5,9 +5,9 @@
 // default-space arena, which memref.view rejects: the pass failed.)
 
 // CHECK-LABEL: func.func @spaces
-// CHECK-DAG: %[[GLOBAL:.*]] = memref.alloc() {alignment = 64 : i64} : memref<128xi8>
-// CHECK-DAG: %[[ONE:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2048xi8, 1>
-// CHECK-DAG: %[[SHARED:.*]] = memref.alloc() {alignment = 64 : i64} : memref<512xi8, #gpu.address_space<workgroup>>
+// CHECK-DAG: %[[GLOBAL:.*]] = memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<128xi8>
+// CHECK-DAG: %[[ONE:.*]] = memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<2048xi8, 1>
+// CHECK-DAG: %[[SHARED:.*]] = memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<512xi8, #gpu.address_space<workgroup>>
 // CHECK-DAG: memref.view %[[ONE]][%{{.*}}][] : memref<2048xi8, 1> to memref<256xf32, 1>
 // CHECK-DAG: memref.view %[[SHARED]][%{{.*}}][] : memref<512xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
 // CHECK-DAG: memref.view %[[GLOBAL]][%{{.*}}][] : memref<128xi8> to memref<16xf32>

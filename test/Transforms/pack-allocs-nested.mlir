@@ -8,7 +8,7 @@
 // and die in each iteration, %t before %u is born... no: %t is read to make
 // %u, so the two are live together. Three 1 KiB slots.
 // CHECK-LABEL: func.func @for_body
-// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<3072xi8>
+// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<3072xi8>
 // CHECK: memref.view %[[ARENA]]
 // CHECK: scf.for
 // CHECK: memref.view %[[ARENA]]
@@ -42,7 +42,7 @@ func.func @for_body(%x: memref<256xf32>, %n: index) {
 // bytes. The buffers of the before and after regions of an scf.while that
 // die within their region share bytes too.
 // CHECK-LABEL: func.func @branches
-// CHECK: memref.alloc() {alignment = 64 : i64} : memref<1024xi8>
+// CHECK: memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<1024xi8>
 // CHECK-COUNT-2: memref.view %{{.*}}[%c0{{.*}}][] : memref<1024xi8> to memref<256xf32>
 // expected-remark @+1 {{memplan: @branches: packed 2 allocations (2048 bytes) into one arena of 1024 bytes}}
 func.func @branches(%c: i1, %x: memref<256xf32>) {
@@ -61,7 +61,7 @@ func.func @branches(%c: i1, %x: memref<256xf32>) {
 }
 
 // CHECK-LABEL: func.func @while_regions
-// CHECK: memref.alloc() {alignment = 64 : i64} : memref<1024xi8>
+// CHECK: memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<1024xi8>
 // expected-remark @+1 {{memplan: @while_regions: packed 2 allocations (2048 bytes) into one arena of 1024 bytes}}
 func.func @while_regions(%x: memref<256xf32>, %n: index) {
   %c0 = arith.constant 0 : index

@@ -38,10 +38,10 @@ func.func @returned_on_top(%x: memref<256xf32>) -> memref<256xf32> {
 // own, each freed before the next is allocated, so a big buffer left alone
 // in between (passed to an external function) never sits on an arena.
 // CHECK-LABEL: func.func @stretches
-// CHECK: %[[FIRST:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2048xi8>
+// CHECK: %[[FIRST:.*]] = memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<2048xi8>
 // CHECK: memref.dealloc %[[FIRST]]
 // CHECK: memref.alloc() : memref<4096xf32>
-// CHECK: %[[SECOND:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2048xi8>
+// CHECK: %[[SECOND:.*]] = memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<2048xi8>
 // CHECK: memref.dealloc %[[SECOND]]
 // CHECK-NEXT: return
 // expected-remark @+1 {{memplan: @stretches: packed 6 allocations (6144 bytes) into 2 arenas of 2048 + 2048 bytes, each live only over the stretch of its buffers (lower bound 2048 bytes, greedy-by-size); function peak 16384 bytes, 16384 bytes with every buffer freed at its last use}}
@@ -82,7 +82,7 @@ func.func private @consume(memref<4096xf32>)
 // after their last use in each iteration, before the big buffer is born.
 // CHECK-LABEL: func.func @loop_body_arena
 // CHECK: scf.for
-// CHECK-NEXT: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2048xi8>
+// CHECK-NEXT: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<2048xi8>
 // CHECK: memref.copy %{{.*}}, %{{.*}} : memref<256xf32> to memref<256xf32>
 // CHECK: memref.dealloc %[[ARENA]] : memref<2048xi8>
 // CHECK-NEXT: %[[BIG:.*]] = memref.alloc() : memref<1024xf32>

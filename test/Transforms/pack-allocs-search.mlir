@@ -4,7 +4,7 @@
 // The pack remark carries the search's details as --plan-offsets reports
 // them: the greedy arena it started from, its nodes, whether its arena is
 // proven optimal.
-// CHECK: memref.alloc() {alignment = 64 : i64} : memref<2048xi8>
+// CHECK: memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<2048xi8>
 // expected-remark @+1 {{memplan: @chain: packed 3 allocations (3072 bytes) into one arena of 2048 bytes (lower bound 2048 bytes, search; from 2048 bytes (greedy), 0 search nodes, proven optimal); function peak 2048 bytes, 2048 bytes with every buffer freed at its last use}}
 func.func @chain(%x: memref<256xf32>) {
   %a = memref.alloc() : memref<256xf32>

@@ -47,7 +47,7 @@ func.func @overlapping() {
   return
 }
 // CHECK-LABEL: func.func @overlapping_read
-// CHECK: memref.alloc() {alignment = 4 : i64} : memref<6144xi8>
+// CHECK: memref.alloc() {alignment = 4 : i64, memplan.arena} : memref<6144xi8>
 // expected-remark @+1 {{memplan: @overlapping_read: packed 2 allocations (6144 bytes) into one arena of 6144 bytes (lower bound 6144 bytes, greedy-by-size); function peak 6144 bytes, 6144 bytes with every buffer freed at its last use}}
 func.func @overlapping_read(%i: index) {
   %a = memref.alloc() : memref<1024xf32>
@@ -74,7 +74,7 @@ func.func @interleaved() {
   return
 }
 // CHECK-LABEL: func.func @interleaved_read
-// CHECK: memref.alloc() {alignment = 4 : i64} : memref<3072xi8>
+// CHECK: memref.alloc() {alignment = 4 : i64, memplan.arena} : memref<3072xi8>
 // expected-remark @+1 {{memplan: @interleaved_read: packed 3 allocations (3584 bytes) into one arena of 3072 bytes (lower bound 3072 bytes, greedy-by-size); function peak 3072 bytes, 3072 bytes with every buffer freed at its last use}}
 func.func @interleaved_read(%i: index) {
   %a = memref.alloc() : memref<512xf32>
@@ -124,7 +124,7 @@ func.func @aligned_read(%i: index) {
 }
 // Both live together: the second at offset 16 (its alignment), 28 bytes.
 // CHECK-LABEL: func.func @lcm_read
-// CHECK: memref.alloc() {alignment = 16 : i64} : memref<28xi8>
+// CHECK: memref.alloc() {alignment = 16 : i64, memplan.arena} : memref<28xi8>
 // expected-remark @+1 {{memplan: @lcm_read: packed 2 allocations (24 bytes) into one arena of 28 bytes (lower bound 24 bytes, greedy-by-size)}}
 func.func @lcm_read(%i: index) {
   %a = memref.alloc() {alignment = 4 : i64} : memref<3xi32>
@@ -154,7 +154,7 @@ func.func @reuse_read(%i: index) {
 
 // Upstream best-fit "best_fit_smallest_gap": 10240 bytes.
 // CHECK-LABEL: func.func @smallest_gap_read
-// CHECK: memref.alloc() {alignment = 4 : i64} : memref<10240xi8>
+// CHECK: memref.alloc() {alignment = 4 : i64, memplan.arena} : memref<10240xi8>
 // BESTFIT: remark: memplan: @smallest_gap_read: packed 5 allocations (10752 bytes) into one arena of 10240 bytes (lower bound 10240 bytes, best-fit)
 // expected-remark @+1 {{memplan: @smallest_gap_read: packed 5 allocations (10752 bytes) into one arena of 10240 bytes (lower bound 10240 bytes, greedy-by-size)}}
 func.func @smallest_gap_read(%i: index) {
@@ -181,7 +181,7 @@ func.func @smallest_gap_read(%i: index) {
 // Upstream best-fit "best_fit_alignment": 576 bytes. Greedy-by-size gets
 // 576, best-fit 448.
 // CHECK-LABEL: func.func @gap_alignment_read
-// CHECK: memref.alloc() {alignment = 256 : i64} : memref<576xi8>
+// CHECK: memref.alloc() {alignment = 256 : i64, memplan.arena} : memref<576xi8>
 // BESTFIT: remark: memplan: @gap_alignment_read: packed 5 allocations (440 bytes) into one arena of 448 bytes (lower bound 384 bytes, best-fit); function peak 448 bytes, 640 bytes with every buffer freed at its last use
 // expected-remark @+1 {{memplan: @gap_alignment_read: packed 5 allocations (440 bytes) into one arena of 576 bytes (lower bound 384 bytes, greedy-by-size); function peak 576 bytes, 640 bytes with every buffer freed at its last use}}
 func.func @gap_alignment_read(%i: index) {
@@ -208,7 +208,7 @@ func.func @gap_alignment_read(%i: index) {
 // Upstream's analysis cases: a view keeps its buffer alive, and a use in a
 // branch is no reason to give up (upstream skips it as a cross-block use).
 // CHECK-LABEL: func.func @view_and_branch
-// CHECK: memref.alloc() {alignment = 4 : i64} : memref<8192xi8>
+// CHECK: memref.alloc() {alignment = 4 : i64, memplan.arena} : memref<8192xi8>
 // expected-remark @+1 {{memplan: @view_and_branch: packed 2 allocations (8192 bytes) into one arena of 8192 bytes}}
 func.func @view_and_branch(%cond: i1, %i: index) {
   %a = memref.alloc() : memref<1024xf32>

@@ -4,7 +4,7 @@
 // does: lifetimes end at the last use, not at the dealloc, so two slots
 // suffice. The arena replaces them and is freed instead.
 // CHECK-LABEL: func.func @chain
-// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2048xi8>
+// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<2048xi8>
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: memref.view %[[ARENA]][%[[C0]]][] : memref<2048xi8> to memref<256xf32>
 // CHECK: %[[C1024:.*]] = arith.constant 1024 : index
@@ -36,7 +36,7 @@ func.func @chain(%x: memref<256xf32>, %out: memref<256xf32>) {
 // CHECK-LABEL: func.func @views
 // %a (1 KiB) is still live through its subview when %b is born: %b goes
 // above it, at 1024 (a multiple of %a's 256-byte alignment).
-// CHECK: memref.alloc() {alignment = 256 : i64} : memref<1280xi8>
+// CHECK: memref.alloc() {alignment = 256 : i64, memplan.arena} : memref<1280xi8>
 // CHECK: arith.constant 0 : index
 // CHECK: memref.view {{.*}} to memref<16x16xf32>
 // CHECK: arith.constant 1024 : index
@@ -62,7 +62,7 @@ func.func @views(%x: memref<256xf32>, %cond: i1, %out: memref<64xf32>) {
 // Before a deallocation pipeline (no deallocs): packed, and no dealloc is
 // added.
 // CHECK-LABEL: func.func @no_deallocs
-// CHECK: memref.alloc() {alignment = 64 : i64} : memref<1024xi8>
+// CHECK: memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<1024xi8>
 // CHECK-NOT: memref.dealloc
 // expected-remark @+1 {{memplan: @no_deallocs: packed 2 allocations (2048 bytes) into one arena of 1024 bytes}}
 func.func @no_deallocs(%x: memref<256xf32>, %out: memref<256xf32>) {

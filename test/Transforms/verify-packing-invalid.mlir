@@ -120,8 +120,9 @@ func.func @carried(%x: memref<16xf32>, %n: index) {
 
 // -----
 
+// An arena of --memplan-pack-allocs (marked) is only viewed and freed.
 func.func @raw_use() -> i8 {
-  %arena = memref.alloc() {alignment = 64 : i64} : memref<64xi8>
+  %arena = memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<64xi8>
   %c0 = arith.constant 0 : index
   %a = memref.view %arena[%c0][] : memref<64xi8> to memref<16xf32>
   // expected-error @+1 {{the arena %alloc is used by 'memref.load': a packed arena is only viewed and freed}}

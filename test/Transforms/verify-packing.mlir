@@ -55,3 +55,17 @@ func.func @parallel(%x: memref<16xf32>, %n: index) {
   }
   return
 }
+
+// A byte buffer of the program's own, viewed and also used directly, is a
+// buffer, not an arena: nothing is checked about its views.
+// CHECK-LABEL: func.func @own_bytes
+func.func @own_bytes(%x: memref<16xf32>) -> i8 {
+  %c0 = arith.constant 0 : index
+  %bytes = memref.alloc() : memref<64xi8>
+  %a = memref.view %bytes[%c0][] : memref<64xi8> to memref<16xf32>
+  memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  %b = memref.view %bytes[%c0][] : memref<64xi8> to memref<16xf32>
+  memref.copy %a, %b : memref<16xf32> to memref<16xf32>
+  %v = memref.load %bytes[%c0] : memref<64xi8>
+  return %v : i8
+}

@@ -74,3 +74,18 @@ func.func @result_roles_count(%x: tensor<4xf32>) {
   %0 = memplan.gelu %x {memplan.result_roles = ["gradient", "loss"]} : tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @arena_value() {
+  // expected-error @+1 {{'memplan.arena' takes no value}}
+  %a = memref.alloc() {memplan.arena = 1 : i64} : memref<64xi8>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'memplan.arena_alignment' of argument #0 must be a power of two}}
+func.func @arena_alignment(%a: memref<64xi8> {memplan.arena, memplan.arena_alignment = 48 : i64}) {
+  return
+}

@@ -74,6 +74,11 @@ LogicalResult MemPlanDialect::verifyOperationAttribute(Operation *op,
     }
     return success();
   }
+  if (name == kArenaAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' takes no value";
+    return success();
+  }
   return op->emitError() << "unknown memplan attribute '" << name << "'";
 }
 
@@ -96,6 +101,20 @@ LogicalResult MemPlanDialect::verifyRegionArgAttribute(Operation *op,
              << attr.getValue()
              << "; roles are weight, quantization_scale, input, kv_cache, "
                 "optimizer_state and master_weight";
+    return success();
+  }
+  if (name == kArenaAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' of argument #" << argIndex
+                             << " takes no value";
+    return success();
+  }
+  if (name == kArenaAlignmentAttrName) {
+    auto alignment = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!alignment || alignment.getInt() <= 0 ||
+        !llvm::isPowerOf2_64(alignment.getInt()))
+      return op->emitError() << "'" << name << "' of argument #" << argIndex
+                             << " must be a power of two";
     return success();
   }
   return op->emitError() << "unknown memplan argument attribute '" << name

@@ -24,6 +24,14 @@
 //                                       on an op: what each result holds
 //                                       (activation, gradient, loss)
 //
+// Arenas, written by --memplan-pack-allocs and checked by
+// --memplan-verify-packing:
+//
+//   memplan.arena                       on a memref.alloc, or (arena-mode=arg)
+//                                       a function argument: an arena
+//   memplan.arena_alignment = N : i64   on an arena argument: the alignment
+//                                       the caller gives it
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MEMPLAN_DIALECT_MEMPLAN_IR_PLANATTRIBUTES_H
@@ -41,6 +49,9 @@ constexpr llvm::StringLiteral kAlignmentAttrName = "memplan.alignment";
 constexpr llvm::StringLiteral kRoleAttrName = "memplan.role";
 constexpr llvm::StringLiteral kNameAttrName = "memplan.name";
 constexpr llvm::StringLiteral kResultRolesAttrName = "memplan.result_roles";
+constexpr llvm::StringLiteral kArenaAttrName = "memplan.arena";
+constexpr llvm::StringLiteral kArenaAlignmentAttrName =
+    "memplan.arena_alignment";
 
 /// The values of memplan.role and of memplan.result_roles.
 constexpr llvm::StringLiteral kArgumentRoles[] = {
