@@ -224,8 +224,7 @@ Operation *findUnstructuredControlFlow(FunctionOpInterface function) {
 // CallCaptureAnalysis
 //===----------------------------------------------------------------------===//
 
-CallCaptureAnalysis::CallCaptureAnalysis(Operation *symbolTableOp)
-    : symbolTableOp(symbolTableOp) {}
+CallCaptureAnalysis::CallCaptureAnalysis() = default;
 
 CallCaptureAnalysis::~CallCaptureAnalysis() = default;
 

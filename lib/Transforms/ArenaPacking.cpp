@@ -2,7 +2,8 @@
 
 #include "ArenaPacking.h"
 
-#include "memplan/Planner/Validator.h"
+#include "FunctionPlan.h"
+
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -82,7 +83,9 @@ Attribute getMemorySpace(const AllocBuffer &buffer) {
   return alloc.getType().getMemorySpace();
 }
 
-std::string describeSpace(Attribute space) {
+} // namespace
+
+std::string mlir::memplan::describeMemorySpace(Attribute space) {
   if (!space)
     return "the default memory space";
   std::string text;
@@ -94,8 +97,6 @@ std::string describeSpace(Attribute space) {
     os << space;
   return text;
 }
-
-} // namespace
 
 namespace {
 
@@ -183,37 +184,16 @@ public:
       problem.buffers.push_back(
           {*buffer.bytes, buffer.start, buffer.end, alignment});
     }
-    ::memplan::PlanResult result =
-        ::memplan::plan(problem, options.algorithm, options.search);
-    if (!result.ok())
-      return function.emitError()
-             << "cannot pack the allocations of this function: "
-             << result.error;
-    if (std::optional<::memplan::ValidationError> error =
-            ::memplan::validateSolution(problem, result.solution))
-      return function.emitError()
-             << "internal error: the plan failed validation: "
-             << error->message;
-    if (const auto &summary = result.solution.search;
-        summary && !summary->capacityMet)
-      return function.emitError()
-             << "no packing fits in " << *options.search->capacity << " bytes: "
-             << (summary->capacityImpossible
-                     ? "the search proved it impossible"
-                     : "the search found none within its budget")
-             << " (the best arena found is " << result.solution.arenaSize
-             << " bytes)";
-    if (result.solution.arenaSize > static_cast<uint64_t>(INT64_MAX))
-      return function.emitError()
-             << "cannot pack the allocations of this function: the arena "
-                "of "
-             << result.solution.arenaSize << " bytes exceeds 2^63 - 1 bytes";
-    arena.offsets.assign(result.solution.offsets.begin(),
-                         result.solution.offsets.end());
-    arena.bytes = result.solution.arenaSize;
+    FailureOr<::memplan::Solution> solution =
+        planAndValidate(function, problem, options.algorithm, options.search,
+                        "pack the allocations of this function", "packing");
+    if (failed(solution))
+      return failure();
+    arena.offsets.assign(solution->offsets.begin(), solution->offsets.end());
+    arena.bytes = solution->arenaSize;
     arena.lowerBound = ::memplan::computeLowerBound(problem);
     arena.bytesWithoutReuse = ::memplan::computeBytesWithoutReuse(problem);
-    arena.search = result.solution.search;
+    arena.search = solution->search;
     plans.emplace(std::move(key), arena);
     return success();
   }
@@ -341,8 +321,8 @@ mlir::memplan::planPacking(FunctionOpInterface function,
       std::string reason;
       llvm::raw_string_ostream os(reason);
       os << "its arena of " << worst.bytes << " bytes would raise the "
-         << "function's peak in " << describeSpace(space) << " to " << load.peak
-         << " bytes, above the " << baseline
+         << "function's peak in " << describeMemorySpace(space) << " to "
+         << load.peak << " bytes, above the " << baseline
          << " bytes it needs when every buffer is freed at its last use";
       DenseSet<unsigned> givenUp(worst.buffers.begin(), worst.buffers.end());
       for (unsigned index : worst.buffers)

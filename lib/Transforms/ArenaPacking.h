@@ -85,6 +85,10 @@ struct PackingOptions {
   bool wholeFunction = false;
 };
 
+/// "memory space 1", "memory space #gpu.address_space<workgroup>", or "the
+/// default memory space" (no attribute), for remarks.
+std::string describeMemorySpace(Attribute space);
+
 /// Decides the arenas of `function`. Emits an error at the function and
 /// fails when a plan cannot be made (capacity not met, arena over 2^63 - 1
 /// bytes, a plan the validator refuses).

@@ -31,33 +31,42 @@ FailureOr<FunctionPlan> mlir::memplan::planFunction(
   FunctionPlan plan{
       function, std::move(*liveness), algorithm, alignment, {}, {}, 0, 0};
   plan.problem = plan.liveness.toProblem(alignment);
-  ::memplan::PlanResult result =
-      ::memplan::plan(plan.problem, algorithm, search);
+  FailureOr<::memplan::Solution> solution = planAndValidate(
+      function, plan.problem, algorithm, search, "plan this function", "plan");
+  if (failed(solution))
+    return failure();
+  plan.solution = std::move(*solution);
+  plan.lowerBound = ::memplan::computeLowerBound(plan.problem);
+  plan.bytesWithoutReuse = ::memplan::computeBytesWithoutReuse(plan.problem);
+  return plan;
+}
+
+FailureOr<::memplan::Solution> mlir::memplan::planAndValidate(
+    FunctionOpInterface function, const ::memplan::Problem &problem,
+    ::memplan::Algorithm algorithm, const ::memplan::SearchOptions *search,
+    StringRef action, StringRef noun) {
+  ::memplan::PlanResult result = ::memplan::plan(problem, algorithm, search);
   if (!result.ok())
-    return function.emitError()
-           << "cannot plan this function: " << result.error;
+    return function.emitError() << "cannot " << action << ": " << result.error;
   if (result.solution.arenaSize > static_cast<uint64_t>(INT64_MAX))
     return function.emitError()
-           << "cannot plan this function: the arena of "
+           << "cannot " << action << ": the arena of "
            << result.solution.arenaSize << " bytes exceeds 2^63 - 1 bytes";
   if (std::optional<::memplan::ValidationError> error =
-          ::memplan::validateSolution(plan.problem, result.solution))
+          ::memplan::validateSolution(problem, result.solution))
     return function.emitError()
            << "internal error: the " << ::memplan::getAlgorithmName(algorithm)
            << " plan failed validation: " << error->message;
   if (const auto &summary = result.solution.search;
       summary && !summary->capacityMet)
     return function.emitError()
-           << "no plan fits in " << *search->capacity << " bytes: "
+           << "no " << noun << " fits in " << *search->capacity << " bytes: "
            << (summary->capacityImpossible
                    ? "the search proved it impossible"
                    : "the search found none within its budget")
            << " (the best arena found is " << result.solution.arenaSize
            << " bytes)";
-  plan.solution = std::move(result.solution);
-  plan.lowerBound = ::memplan::computeLowerBound(plan.problem);
-  plan.bytesWithoutReuse = ::memplan::computeBytesWithoutReuse(plan.problem);
-  return plan;
+  return std::move(result.solution);
 }
 
 LogicalResult

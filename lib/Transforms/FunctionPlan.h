@@ -36,6 +36,19 @@ planFunction(FunctionOpInterface function, ::memplan::Algorithm algorithm,
              uint64_t alignment, bool inPlace,
              const ::memplan::SearchOptions *search = nullptr);
 
+/// Plans `problem` with `algorithm` (and `search`) and proves the plan with
+/// the validator: what every planning pass does before it writes a plan.
+/// Emits an error at `function` and fails when the algorithm fails, the
+/// arena does not fit in 63 bits, the validator refuses the plan (an
+/// internal error: a plan is never written unchecked), or the search meets
+/// no capacity. `action` ("plan this function") and `noun` ("plan") word the
+/// errors.
+FailureOr<::memplan::Solution>
+planAndValidate(FunctionOpInterface function, const ::memplan::Problem &problem,
+                ::memplan::Algorithm algorithm,
+                const ::memplan::SearchOptions *search, StringRef action,
+                StringRef noun);
+
 /// Checks the options the planning passes share (an algorithm name, a power
 /// of two alignment, capacity only with search) and fills `chosen` and
 /// `search`. Emits an error and fails on a bad option.

@@ -62,7 +62,7 @@ struct PackAllocsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    CallCaptureAnalysis calls(module);
+    CallCaptureAnalysis calls;
     SmallVector<FunctionOpInterface> functions(
         module.getOps<FunctionOpInterface>());
     for (FunctionOpInterface function : functions)
@@ -237,13 +237,9 @@ struct PackAllocsPass
       for (const PackedArena &arena : packing.arenas)
         if (arena.memorySpace == peak.memorySpace)
           arenas.push_back(&arena);
-      std::string spaceText;
-      if (auto number = dyn_cast_if_present<IntegerAttr>(peak.memorySpace))
-        spaceText = " of memory space " + std::to_string(number.getInt());
-      else if (peak.memorySpace) {
-        llvm::raw_string_ostream os(spaceText);
-        os << " of memory space " << peak.memorySpace;
-      }
+      std::string spaceText =
+          peak.memorySpace ? " of " + describeMemorySpace(peak.memorySpace)
+                           : "";
       if (arenas.empty()) {
         // Each packable buffer is alone in its stretch, or its arena would
         // have raised the peak: no arena, and the peak it leaves.

@@ -44,7 +44,7 @@ protected:
     module = parseSourceString<ModuleOp>(text, &context);
     EXPECT_TRUE(module);
     auto function = module->lookupSymbol<func::FuncOp>(name);
-    calls = std::make_unique<CallCaptureAnalysis>(*module);
+    calls = std::make_unique<CallCaptureAnalysis>();
     model = std::make_unique<MemRefAliasModel>(function, *calls);
     return *model;
   }

@@ -88,7 +88,7 @@ struct AllocBuffer {
 /// demand, once per callee argument, for all functions of one module.
 class CallCaptureAnalysis {
 public:
-  explicit CallCaptureAnalysis(Operation *symbolTableOp);
+  CallCaptureAnalysis();
   ~CallCaptureAnalysis();
 
   /// Why `call` may keep (or free, or return) the memref passed as
@@ -100,7 +100,6 @@ private:
   std::optional<std::string> analyzeArgument(FunctionOpInterface callee,
                                              unsigned index);
 
-  Operation *symbolTableOp;
   SymbolTableCollection symbols;
   /// (callee, argument) -> why it may be kept.
   llvm::DenseMap<std::pair<Operation *, unsigned>, std::optional<std::string>>
