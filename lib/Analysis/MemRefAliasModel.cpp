@@ -4,6 +4,7 @@
 
 #include "memplan/Analysis/MemRefByteSize.h"
 #include "memplan/Analysis/RegionExecution.h"
+#include "llvm/Support/MathExtras.h"
 #include "mlir/Dialect/Bufferization/IR/BufferViewFlowOpInterface.h"
 #include "mlir/Dialect/Bufferization/Transforms/BufferViewFlowAnalysis.h"
 #include "mlir/IR/Matchers.h"
@@ -357,11 +358,34 @@ MemRefAliasModel::MemRefAliasModel(FunctionOpInterface function,
       case RegionExecution::Repeated:
         loops.emplace_back(parent, region);
         break;
-      case RegionExecution::Concurrent:
-        reject("it is allocated in the body of " + quoted(parent) +
-                   ", whose iterations may run at the same time",
-               parent);
+      case RegionExecution::Concurrent: {
+        // Each iteration gets a slot of its own; slots within slots are not
+        // modelled.
+        std::optional<StaticIterationSpace> space =
+            getStaticIterationSpace(parent);
+        if (space)
+          buffer.iterations =
+              llvm::SaturatingMultiply(buffer.iterations, space->total);
+        if (buffer.concurrentLoop)
+          reject("it is allocated in the bodies of two loops whose "
+                 "iterations may run at the same time ('" +
+                     buffer.concurrentLoop->getName().getStringRef() +
+                     "' inside " + quoted(parent) + ")",
+                 parent);
+        else if (!space)
+          reject("it is allocated in the body of " + quoted(parent) +
+                     ", whose iterations may run at the same time and whose "
+                     "number of iterations is not a compile-time constant",
+                 parent);
+        else if (space->total == 0)
+          reject("it is allocated in the body of " + quoted(parent) +
+                     ", which runs no iteration",
+                 parent);
+        else
+          buffer.concurrentLoop = parent;
+        loops.emplace_back(parent, region);
         break;
+      }
       case RegionExecution::Unknown:
         reject("it is allocated inside " + quoted(parent) +
                    ", whose regions memplan does not model",

@@ -6,6 +6,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::memplan;
@@ -38,4 +40,45 @@ RegionExecution mlir::memplan::getRegionExecution(Operation *op) {
     if (branch.isRepetitiveRegion(index))
       return RegionExecution::Repeated;
   return RegionExecution::Once;
+}
+
+std::optional<StaticIterationSpace>
+mlir::memplan::getStaticIterationSpace(Operation *op) {
+  auto loop = dyn_cast<LoopLikeOpInterface>(op);
+  if (!loop)
+    return std::nullopt;
+  std::optional<SmallVector<OpFoldResult>> lowerBounds =
+      loop.getLoopLowerBounds();
+  std::optional<SmallVector<OpFoldResult>> upperBounds =
+      loop.getLoopUpperBounds();
+  std::optional<SmallVector<OpFoldResult>> steps = loop.getLoopSteps();
+  if (!lowerBounds || !upperBounds || !steps ||
+      lowerBounds->size() != upperBounds->size() ||
+      lowerBounds->size() != steps->size())
+    return std::nullopt;
+  StaticIterationSpace space;
+  constexpr uint64_t limit = uint64_t(1) << 62;
+  for (auto [lowerFold, upperFold, stepFold] :
+       llvm::zip_equal(*lowerBounds, *upperBounds, *steps)) {
+    std::optional<int64_t> lower = getConstantIntValue(lowerFold);
+    std::optional<int64_t> upper = getConstantIntValue(upperFold);
+    std::optional<int64_t> step = getConstantIntValue(stepFold);
+    if (!lower || !upper || !step || *step <= 0)
+      return std::nullopt;
+    // ceil((upper - lower) / step) without overflow: the difference of two
+    // int64_t fits in uint64_t.
+    uint64_t count = 0;
+    if (*upper > *lower) {
+      uint64_t span = static_cast<uint64_t>(*upper) - static_cast<uint64_t>(*lower);
+      count = llvm::divideCeil(span, static_cast<uint64_t>(*step));
+    }
+    bool overflowed = false;
+    space.total = llvm::SaturatingMultiply(space.total, count, &overflowed);
+    if (overflowed || space.total >= limit)
+      return std::nullopt;
+    space.lowerBounds.push_back(*lower);
+    space.steps.push_back(*step);
+    space.counts.push_back(static_cast<int64_t>(count));
+  }
+  return space;
 }

@@ -100,34 +100,137 @@ std::string mlir::memplan::describeMemorySpace(Attribute space) {
 
 namespace {
 
+/// What the arenas of one memory space are made of: a buffer, or the slots
+/// of a parallel loop (which go into one arena together).
+struct Item {
+  int64_t start = 0, end = 0; ///< [start, end) in ProgramOrder positions
+  uint64_t bytes = 0;         ///< what it takes in an arena
+  uint64_t alignment = 1;
+  /// The innermost block an arena holding it may be allocated in (a slot
+  /// item: the block of its loop).
+  Block *home = nullptr;
+  std::optional<unsigned> buffer; ///< a model index, or
+  std::optional<unsigned> slots;  ///< an index into FunctionPacking::slots
+};
+
+/// An arena while it is being planned: its items, and the arena as the
+/// rest of the pass sees it (buffers of slots expanded).
+struct DraftArena {
+  PackedArena arena;
+  SmallVector<unsigned> items;
+};
+
 /// Plans arenas of one memory space.
 class SpacePacker {
 public:
   SpacePacker(FunctionOpInterface function, const MemRefAliasModel &model,
-              const PackingOptions &options, Attribute space, bool freed)
+              const PackingOptions &options, Attribute space, bool freed,
+              std::vector<IterationSlots> &slots)
       : function(function), model(model), options(options), space(space),
-        freed(freed) {}
+        freed(freed), slots(slots) {}
 
-  /// The arenas of `active`, each buffer in an arena of `arenaBlock[i]`:
+  ArrayRef<Item> getItems() const { return items; }
+
+  /// The items of `candidates`: each buffer, except that buffers of one
+  /// parallel loop are planned into one slot and enter as one item. A loop
+  /// whose slots would be too large is left alone (reasons in `leftAlone`).
+  LogicalResult
+  formItems(ArrayRef<unsigned> candidates,
+            SmallVectorImpl<std::pair<unsigned, std::string>> &leftAlone) {
+    ArrayRef<AllocBuffer> buffers = model.getBuffers();
+    llvm::MapVector<Operation *, SmallVector<unsigned>> byLoop;
+    for (unsigned index : candidates) {
+      const AllocBuffer &buffer = buffers[index];
+      if (buffer.concurrentLoop) {
+        byLoop[buffer.concurrentLoop].push_back(index);
+        continue;
+      }
+      Item item;
+      item.start = buffer.start;
+      item.end = buffer.end;
+      item.bytes = *buffer.bytes;
+      item.alignment = alignmentOf(buffer);
+      item.home = buffer.home;
+      item.buffer = index;
+      items.push_back(item);
+    }
+    for (auto &[loop, members] : byLoop) {
+      IterationSlots group;
+      group.loop = loop;
+      group.buffers = members;
+      group.iterations = buffers[members.front()].iterations;
+      ::memplan::Problem problem;
+      group.start = INT64_MAX;
+      group.end = INT64_MIN;
+      for (unsigned index : members) {
+        const AllocBuffer &buffer = buffers[index];
+        uint64_t alignment = alignmentOf(buffer);
+        group.alignment = std::max(group.alignment, alignment);
+        group.start = std::min(group.start, buffer.start);
+        group.end = std::max(group.end, buffer.end);
+        problem.buffers.push_back(
+            {*buffer.bytes, buffer.start, buffer.end, alignment});
+      }
+      FailureOr<::memplan::Solution> solution = planAndValidate(
+          function, problem, options.algorithm, options.search,
+          "pack the allocations of one iteration of a parallel loop",
+          "packing");
+      if (failed(solution))
+        return failure();
+      group.offsets.assign(solution->offsets.begin(),
+                           solution->offsets.end());
+      group.stride = llvm::alignTo(solution->arenaSize, group.alignment);
+      group.lowerBound = ::memplan::computeLowerBound(problem);
+      group.bytesWithoutReuse = ::memplan::computeBytesWithoutReuse(problem);
+      bool overflowed = false;
+      uint64_t bytes = llvm::SaturatingMultiply(group.stride, group.iterations,
+                                                &overflowed);
+      if (overflowed || bytes >= (uint64_t(1) << 62)) {
+        for (unsigned index : members)
+          leftAlone.emplace_back(
+              index, "the slots of the " + std::to_string(group.iterations) +
+                         " iterations of its loop would take 2^62 bytes or "
+                         "more");
+        continue;
+      }
+      Item item;
+      item.start = group.start;
+      item.end = group.end;
+      item.bytes = bytes;
+      item.alignment = group.alignment;
+      item.home = loop->getBlock();
+      item.slots = slots.size();
+      slots.push_back(std::move(group));
+      items.push_back(item);
+    }
+    return success();
+  }
+
+  /// The model indices of the buffers of an item.
+  ArrayRef<unsigned> buffersOf(const Item &item) const {
+    if (item.slots)
+      return slots[*item.slots].buffers;
+    return ArrayRef<unsigned>(*item.buffer);
+  }
+
+  /// The arenas of the `active` items, each in an arena of `arenaBlock[i]`:
   /// one per stretch of its block (one per block where nothing frees them,
   /// or the caller passes them). Arenas of one buffer are left out.
-  FailureOr<SmallVector<PackedArena>>
+  FailureOr<std::vector<DraftArena>>
   formArenas(ArrayRef<unsigned> active,
              const DenseMap<unsigned, Block *> &arenaBlock) {
-    ArrayRef<AllocBuffer> buffers = model.getBuffers();
     bool oneArena = options.wholeFunction || !freed;
     llvm::MapVector<Block *, SmallVector<unsigned>> byBlock;
     for (unsigned index : active)
       byBlock[arenaBlock.lookup(index)].push_back(index);
-    SmallVector<PackedArena> arenas;
+    std::vector<DraftArena> arenas;
     for (auto &[block, members] : byBlock) {
       SmallVector<std::pair<int64_t, int64_t>> cover;
       for (unsigned index : members)
         cover.push_back(
             options.wholeFunction
                 ? std::pair<int64_t, int64_t>(0, model.getOrder().size())
-                : spansOf(block).cover(buffers[index].start,
-                                       buffers[index].end));
+                : spansOf(block).cover(items[index].start, items[index].end));
       SmallVector<unsigned> byStart(members.size());
       for (unsigned i = 0; i < byStart.size(); ++i)
         byStart[i] = i;
@@ -137,64 +240,91 @@ public:
       size_t first = arenas.size();
       for (unsigned i : byStart) {
         if (arenas.size() == first ||
-            (!oneArena && cover[i].first >= arenas.back().end)) {
-          PackedArena arena;
-          arena.memorySpace = space;
-          arena.block = block;
-          arena.freed = freed && !options.wholeFunction;
-          arena.begin = cover[i].first;
-          arena.end = cover[i].second;
-          arenas.push_back(std::move(arena));
+            (!oneArena && cover[i].first >= arenas.back().arena.end)) {
+          DraftArena draft;
+          draft.arena.memorySpace = space;
+          draft.arena.block = block;
+          draft.arena.freed = freed && !options.wholeFunction;
+          draft.arena.begin = cover[i].first;
+          draft.arena.end = cover[i].second;
+          arenas.push_back(std::move(draft));
         }
-        arenas.back().buffers.push_back(members[i]);
-        arenas.back().end = std::max(arenas.back().end, cover[i].second);
+        arenas.back().items.push_back(members[i]);
+        arenas.back().arena.end =
+            std::max(arenas.back().arena.end, cover[i].second);
       }
     }
     // An arena for one buffer is that buffer again (except where the caller
-    // passes the arena).
+    // passes the arena). The slots of a loop stay: one allocation instead
+    // of one per iteration.
     if (!options.wholeFunction)
-      llvm::erase_if(arenas, [](const PackedArena &arena) {
-        return arena.buffers.size() < 2;
+      llvm::erase_if(arenas, [&](const DraftArena &draft) {
+        return draft.items.size() < 2 && !items[draft.items.front()].slots;
       });
-    for (PackedArena &arena : arenas)
-      if (failed(plan(arena)))
+    for (DraftArena &draft : arenas)
+      if (failed(plan(draft)))
         return failure();
     return arenas;
   }
 
-  /// Offsets for the buffers of `arena` (plans are remembered: the same
-  /// buffers in the same block always give the same arena).
-  LogicalResult plan(PackedArena &arena) {
+  /// Offsets for the items of `draft` (plans are remembered: the same items
+  /// in the same block always give the same arena).
+  LogicalResult plan(DraftArena &draft) {
+    PackedArena &arena = draft.arena;
     std::pair<Block *, std::vector<unsigned>> key = {
-        arena.block,
-        std::vector<unsigned>(arena.buffers.begin(), arena.buffers.end())};
+        arena.block, std::vector<unsigned>(draft.items.begin(),
+                                           draft.items.end())};
     if (auto known = plans.find(key); known != plans.end()) {
       int64_t begin = arena.begin, end = arena.end;
-      arena = known->second;
-      arena.begin = begin;
-      arena.end = end;
+      draft = known->second;
+      draft.arena.begin = begin;
+      draft.arena.end = end;
       return success();
     }
-    ArrayRef<AllocBuffer> buffers = model.getBuffers();
-    ::memplan::Problem problem;
-    for (unsigned index : arena.buffers) {
-      const AllocBuffer &buffer = buffers[index];
-      uint64_t alignment = alignmentOf(buffer);
-      arena.alignment = std::max(arena.alignment, alignment);
+    // The problem to plan, and one whose slots count at their lower bound:
+    // the lower bound reported.
+    ::memplan::Problem problem, bound;
+    for (unsigned index : draft.items) {
+      const Item &item = items[index];
+      arena.alignment = std::max(arena.alignment, item.alignment);
       problem.buffers.push_back(
-          {*buffer.bytes, buffer.start, buffer.end, alignment});
+          {item.bytes, item.start, item.end, item.alignment});
+      uint64_t least = item.bytes;
+      if (item.slots) {
+        const IterationSlots &group = slots[*item.slots];
+        least = group.lowerBound * group.iterations;
+        arena.bytesWithoutReuse += group.bytesWithoutReuse * group.iterations;
+      } else {
+        arena.bytesWithoutReuse += item.bytes;
+      }
+      bound.buffers.push_back({least, item.start, item.end, 1});
     }
     FailureOr<::memplan::Solution> solution =
         planAndValidate(function, problem, options.algorithm, options.search,
                         "pack the allocations of this function", "packing");
     if (failed(solution))
       return failure();
-    arena.offsets.assign(solution->offsets.begin(), solution->offsets.end());
+    for (auto [index, offset] :
+         llvm::zip_equal(draft.items, solution->offsets)) {
+      const Item &item = items[index];
+      if (!item.slots) {
+        arena.buffers.push_back(*item.buffer);
+        arena.offsets.push_back(offset);
+        arena.slotsOf.push_back(std::nullopt);
+        continue;
+      }
+      const IterationSlots &group = slots[*item.slots];
+      for (auto [buffer, inSlot] :
+           llvm::zip_equal(group.buffers, group.offsets)) {
+        arena.buffers.push_back(buffer);
+        arena.offsets.push_back(offset + inSlot);
+        arena.slotsOf.push_back(*item.slots);
+      }
+    }
     arena.bytes = solution->arenaSize;
-    arena.lowerBound = ::memplan::computeLowerBound(problem);
-    arena.bytesWithoutReuse = ::memplan::computeBytesWithoutReuse(problem);
+    arena.lowerBound = ::memplan::computeLowerBound(bound);
     arena.search = solution->search;
-    plans.emplace(std::move(key), arena);
+    plans.emplace(std::move(key), draft);
     return success();
   }
 
@@ -202,9 +332,11 @@ public:
     return std::max(options.alignment, buffer.alignment);
   }
 
-  /// What a buffer takes when allocated on its own, in the peaks.
+  /// What a buffer takes when allocated on its own, in the peaks: once per
+  /// iteration of a parallel loop that allocates it.
   uint64_t footprint(const AllocBuffer &buffer) const {
-    return llvm::alignTo(*buffer.bytes, alignmentOf(buffer));
+    return llvm::SaturatingMultiply(
+        llvm::alignTo(*buffer.bytes, alignmentOf(buffer)), buffer.iterations);
   }
 
 private:
@@ -220,8 +352,10 @@ private:
   const PackingOptions &options;
   Attribute space;
   bool freed;
+  std::vector<IterationSlots> &slots;
+  SmallVector<Item> items;
   DenseMap<Block *, std::unique_ptr<BlockSpans>> spans;
-  std::map<std::pair<Block *, std::vector<unsigned>>, PackedArena> plans;
+  std::map<std::pair<Block *, std::vector<unsigned>>, DraftArena> plans;
 };
 
 } // namespace
@@ -258,22 +392,27 @@ mlir::memplan::planPacking(FunctionOpInterface function,
 
   for (auto &[space, candidates] : candidatesBySpace) {
     bool freed = freedSpaces.contains(space);
-    SpacePacker packer(function, model, options, space, freed);
+    SpacePacker packer(function, model, options, space, freed, packing.slots);
     SmallVector<Interval> all;
     for (const AllocBuffer &buffer : buffers)
       if (buffer.bytes && getMemorySpace(buffer) == space)
         all.push_back({buffer.start, buffer.end, packer.footprint(buffer)});
     uint64_t baseline = computePeak(all).peak;
 
-    // Every buffer starts in an arena of the function body.
-    SmallVector<unsigned> active(candidates);
+    if (failed(packer.formItems(candidates, packing.leftAlone)))
+      return failure();
+    ArrayRef<Item> items = packer.getItems();
+    // Every item starts in an arena of the function body.
+    SmallVector<unsigned> active;
     DenseMap<unsigned, Block *> arenaBlock;
-    for (unsigned index : active)
+    for (unsigned index = 0; index < items.size(); ++index) {
+      active.push_back(index);
       arenaBlock[index] = body;
-    SmallVector<PackedArena> arenas;
+    }
+    std::vector<DraftArena> arenas;
     Load load;
     while (true) {
-      FailureOr<SmallVector<PackedArena>> formed =
+      FailureOr<std::vector<DraftArena>> formed =
           packer.formArenas(active, arenaBlock);
       if (failed(formed))
         return failure();
@@ -281,9 +420,10 @@ mlir::memplan::planPacking(FunctionOpInterface function,
 
       DenseSet<unsigned> inArena;
       SmallVector<Interval> intervals;
-      for (const PackedArena &arena : arenas) {
-        intervals.push_back({arena.begin, arena.end, arena.bytes});
-        inArena.insert(arena.buffers.begin(), arena.buffers.end());
+      for (const DraftArena &draft : arenas) {
+        intervals.push_back(
+            {draft.arena.begin, draft.arena.end, draft.arena.bytes});
+        inArena.insert(draft.arena.buffers.begin(), draft.arena.buffers.end());
       }
       for (auto [index, buffer] : llvm::enumerate(buffers))
         if (buffer.bytes && !inArena.contains(index) &&
@@ -295,37 +435,39 @@ mlir::memplan::planPacking(FunctionOpInterface function,
         break;
 
       // The arena that adds most at the peak over its own live buffers.
-      auto excess = [&](const PackedArena &arena) -> int64_t {
+      auto excess = [&](const DraftArena &draft) -> int64_t {
+        const PackedArena &arena = draft.arena;
         if (arena.begin > load.at || load.at >= arena.end)
           return INT64_MIN;
         uint64_t live = 0;
         for (unsigned index : arena.buffers)
           if (buffers[index].start <= load.at && load.at < buffers[index].end)
-            live += packer.footprint(buffers[index]);
-        return static_cast<int64_t>(arena.bytes) - static_cast<int64_t>(live);
+            live = llvm::SaturatingAdd(live, packer.footprint(buffers[index]));
+        return static_cast<int64_t>(arena.bytes) -
+               static_cast<int64_t>(std::min<uint64_t>(live, INT64_MAX));
       };
-      const PackedArena &worst =
+      const DraftArena &worst =
           *llvm::max_element(arenas, [&](const auto &a, const auto &b) {
             return excess(a) < excess(b);
           });
-      // Its buffers of nested blocks move to arenas of their own block.
+      // Its items of nested blocks move to arenas of their own block.
       bool moved = false;
       if (!options.wholeFunction)
-        for (unsigned index : worst.buffers)
-          if (buffers[index].home != worst.block) {
-            arenaBlock[index] = buffers[index].home;
+        for (unsigned index : worst.items)
+          if (items[index].home != worst.arena.block) {
+            arenaBlock[index] = items[index].home;
             moved = true;
           }
       if (moved)
         continue;
       std::string reason;
       llvm::raw_string_ostream os(reason);
-      os << "its arena of " << worst.bytes << " bytes would raise the "
+      os << "its arena of " << worst.arena.bytes << " bytes would raise the "
          << "function's peak in " << describeMemorySpace(space) << " to "
          << load.peak << " bytes, above the " << baseline
          << " bytes it needs when every buffer is freed at its last use";
-      DenseSet<unsigned> givenUp(worst.buffers.begin(), worst.buffers.end());
-      for (unsigned index : worst.buffers)
+      DenseSet<unsigned> givenUp(worst.items.begin(), worst.items.end());
+      for (unsigned index : worst.arena.buffers)
         packing.leftAlone.emplace_back(index, reason);
       llvm::erase_if(active,
                      [&](unsigned index) { return givenUp.contains(index); });
@@ -334,9 +476,9 @@ mlir::memplan::planPacking(FunctionOpInterface function,
     packing.peaks.push_back(
         {space, load.peak, baseline, static_cast<unsigned>(candidates.size())});
     DenseSet<unsigned> inArena;
-    for (PackedArena &arena : arenas) {
-      inArena.insert(arena.buffers.begin(), arena.buffers.end());
-      packing.arenas.push_back(std::move(arena));
+    for (DraftArena &draft : arenas) {
+      inArena.insert(draft.arena.buffers.begin(), draft.arena.buffers.end());
+      packing.arenas.push_back(std::move(draft.arena));
     }
     if (freed)
       for (unsigned index : candidates) {

@@ -23,6 +23,13 @@
 //    rounded up to its alignment (an aligned allocation takes at least that
 //    much), an arena at its size (the padding between its buffers is in
 //    it); buffers of dynamic size count in neither peak.
+//  * Buffers of a loop whose iterations may run at the same time
+//    (scf.forall, scf.parallel) are planned once, as the slot of one
+//    iteration (IterationSlots), and the loop's slots, one per iteration,
+//    enter the arenas around the loop as one item: every iteration has
+//    bytes of its own, and buffers of one iteration reuse each other's.
+//    In the peaks, such a buffer counts once per iteration (they may all be
+//    live at once).
 //  * Freed buffers in no arena (alone in their stretch, or given up) that
 //    are allocated in the function body are freed right after the top-level
 //    op of their last use, whatever their deallocs said: the peak reported
@@ -39,20 +46,44 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::memplan {
+
+/// The buffers of one loop whose iterations may run at the same time,
+/// planned once as the slot of one iteration. Iteration k (the iterations
+/// numbered from 0, row-major over the loop's dimensions) has the bytes
+/// [k * stride, (k + 1) * stride) of the slots.
+struct IterationSlots {
+  Operation *loop = nullptr;
+  SmallVector<unsigned> buffers; ///< indices into the model's buffers
+  SmallVector<uint64_t> offsets; ///< within a slot, one per buffer
+  uint64_t stride = 0;           ///< a slot's bytes, a multiple of alignment
+  uint64_t iterations = 1;
+  uint64_t alignment = 1;
+  uint64_t lowerBound = 0;        ///< of one slot's buffers
+  uint64_t bytesWithoutReuse = 0; ///< of one slot's buffers
+  int64_t start = 0, end = 0;     ///< where its buffers live
+};
 
 /// One arena and the buffers planned into it.
 struct PackedArena {
   Attribute memorySpace;
   Block *block = nullptr;        ///< the block it is allocated in
   SmallVector<unsigned> buffers; ///< indices into the model's buffers
-  SmallVector<uint64_t> offsets; ///< one per buffer
+  /// One per buffer: its offset, or for a buffer of a slot, its offset in
+  /// the slot of iteration 0.
+  SmallVector<uint64_t> offsets;
+  /// One per buffer: the IterationSlots (an index into
+  /// FunctionPacking::slots) that it is in, if any.
+  SmallVector<std::optional<unsigned>> slotsOf;
   uint64_t bytes = 0;
   uint64_t alignment = 1;
   int64_t begin = 0, end = 0;     ///< live on [begin, end): ops of `block`
-  uint64_t lowerBound = 0;        ///< of its buffers
-  uint64_t bytesWithoutReuse = 0; ///< of its buffers
+  /// Of its buffers; the slots of a parallel loop count as their lower
+  /// bound times the iterations.
+  uint64_t lowerBound = 0;
+  uint64_t bytesWithoutReuse = 0; ///< of its buffers, once per iteration
   std::optional<::memplan::SearchSummary> search;
   /// Whether its buffers had deallocs (so the arena gets one).
   bool freed = false;
@@ -67,7 +98,9 @@ struct SpacePeak {
 };
 
 struct FunctionPacking {
-  SmallVector<PackedArena> arenas;
+  std::vector<PackedArena> arenas;
+  /// The slots of parallel loops; those in no arena are left alone.
+  std::vector<IterationSlots> slots;
   SmallVector<SpacePeak> peaks;
   /// Packable buffers that are left alone after all, with the reason.
   SmallVector<std::pair<unsigned, std::string>> leftAlone;

@@ -5,6 +5,7 @@
 #include "ArenaPacking.h"
 #include "FunctionPlan.h"
 #include "memplan/Analysis/MemRefAliasModel.h"
+#include "memplan/Analysis/RegionExecution.h"
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/BufferViewFlowOpInterfaceImpl.h"
@@ -13,7 +14,9 @@
 #include "mlir/Dialect/MemRef/Transforms/BufferViewFlowOpInterfaceImpl.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SetVector.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 namespace mlir::memplan {
 #define GEN_PASS_DEF_PACKALLOCS
@@ -62,6 +65,7 @@ struct PackAllocsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    iterationNumbers.clear();
     CallCaptureAnalysis calls;
     SmallVector<FunctionOpInterface> functions(
         module.getOps<FunctionOpInterface>());
@@ -116,7 +120,7 @@ struct PackAllocsPass
     }
     emitSummaries(function, *packing);
     for (auto [arena, value] : llvm::zip_equal(packing->arenas, arenaValues))
-      replaceByViews(buffers, arena, value);
+      replaceByViews(buffers, *packing, arena, value);
     return success();
   }
 
@@ -210,14 +214,26 @@ struct PackAllocsPass
     return success();
   }
 
-  void replaceByViews(ArrayRef<AllocBuffer> buffers, const PackedArena &arena,
+  void replaceByViews(ArrayRef<AllocBuffer> buffers,
+                      const FunctionPacking &packing, const PackedArena &arena,
                       Value arenaValue) {
     OpBuilder builder(arenaValue.getContext());
-    for (auto [index, offset] : llvm::zip_equal(arena.buffers, arena.offsets)) {
+    for (auto [index, offset, slots] :
+         llvm::zip_equal(arena.buffers, arena.offsets, arena.slotsOf)) {
       memref::AllocOp alloc = buffers[index].alloc;
       builder.setInsertionPoint(alloc);
       Value offsetValue = arith::ConstantIndexOp::create(
           builder, alloc.getLoc(), static_cast<int64_t>(offset));
+      if (slots) {
+        // In the slot of this iteration: offset + k * stride.
+        const IterationSlots &group = packing.slots[*slots];
+        Value stride = arith::ConstantIndexOp::create(
+            builder, alloc.getLoc(), static_cast<int64_t>(group.stride));
+        Value skip = arith::MulIOp::create(
+            builder, alloc.getLoc(), getIterationNumber(group.loop), stride);
+        offsetValue =
+            arith::AddIOp::create(builder, alloc.getLoc(), offsetValue, skip);
+      }
       Value view = memref::ViewOp::create(builder, alloc.getLoc(),
                                           alloc.getType(), arenaValue,
                                           offsetValue, alloc.getDynamicSizes());
@@ -229,9 +245,61 @@ struct PackAllocsPass
     }
   }
 
+  /// The number of the current iteration of a parallel loop: 0, 1, ...,
+  /// row-major over its dimensions, computed once at the start of its body.
+  Value getIterationNumber(Operation *loop) {
+    auto [it, inserted] = iterationNumbers.try_emplace(loop, Value());
+    if (!inserted)
+      return it->second;
+    // The packer only gives slots to loops with a static iteration space.
+    std::optional<StaticIterationSpace> space = getStaticIterationSpace(loop);
+    SmallVector<Value> inductionVars =
+        *cast<LoopLikeOpInterface>(loop).getLoopInductionVars();
+    OpBuilder builder = OpBuilder::atBlockBegin(
+        &cast<LoopLikeOpInterface>(loop).getLoopRegions().front()->front());
+    Location loc = loop->getLoc();
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(builder, loc, value);
+    };
+    // k = ((k_0 * n_1 + k_1) * n_2 + k_2) ..., k_d = (iv_d - lb_d) / step_d.
+    Value number;
+    for (auto [d, iv] : llvm::enumerate(inductionVars)) {
+      Value k = iv;
+      if (space->lowerBounds[d] != 0)
+        k = arith::SubIOp::create(builder, loc, k,
+                                  constant(space->lowerBounds[d]));
+      if (space->steps[d] != 1)
+        k = arith::DivUIOp::create(builder, loc, k, constant(space->steps[d]));
+      number = number ? arith::AddIOp::create(
+                            builder, loc,
+                            arith::MulIOp::create(builder, loc, number,
+                                                  constant(space->counts[d])),
+                            k)
+                      : k;
+    }
+    it->second = number;
+    return number;
+  }
+
   /// The summary remark of each memory space.
   void emitSummaries(FunctionOpInterface function,
                      const FunctionPacking &packing) {
+    // The slots of each parallel loop that is packed.
+    llvm::SmallSetVector<unsigned, 4> packedSlots;
+    for (const PackedArena &arena : packing.arenas)
+      for (std::optional<unsigned> slots : arena.slotsOf)
+        if (slots)
+          packedSlots.insert(*slots);
+    for (unsigned index : packedSlots) {
+      const IterationSlots &group = packing.slots[index];
+      emitRemark(group.loop->getLoc())
+          << "memplan: each of the " << group.iterations << " iterations of '"
+          << group.loop->getName() << "' has a slot of " << group.stride
+          << " bytes for its " << group.buffers.size() << " allocation"
+          << (group.buffers.size() == 1 ? "" : "s") << " ("
+          << group.bytesWithoutReuse << " bytes, lower bound "
+          << group.lowerBound << " bytes)";
+    }
     for (const SpacePeak &peak : packing.peaks) {
       SmallVector<const PackedArena *> arenas;
       for (const PackedArena &arena : packing.arenas)
@@ -302,6 +370,8 @@ struct PackAllocsPass
 
   std::optional<::memplan::Algorithm> chosen;
   ::memplan::SearchOptions search;
+  /// getIterationNumber's values, per parallel loop.
+  DenseMap<Operation *, Value> iterationNumbers;
 };
 
 } // namespace

@@ -13,7 +13,14 @@
 //    holds both views), so a use anywhere inside a loop counts for the
 //    whole loop;
 //  * anything it does not understand makes a view live forever, which is
-//    an error as soon as another view shares its bytes.
+//    an error as soon as another view shares its bytes;
+//  * an offset is a constant, or inside parallel loops (scf.forall,
+//    scf.parallel) of static bounds, a sum of constants and of their
+//    induction variables times constants (exact divisions allowed): each
+//    view then covers the hull of its offsets, its iterations must not
+//    overlap each other, and two views used in the same parallel loop may
+//    share bytes only in the same iteration: same coefficients, slots at
+//    least as far apart as the two views span.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +31,9 @@
 #include "mlir/Conversion/LLVMCommon/LoweringOptions.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Matchers.h"
@@ -33,11 +42,14 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/ShapedOpInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 namespace mlir::memplan {
 #define GEN_PASS_DEF_VERIFYPACKING
@@ -64,6 +76,41 @@ struct CheckedView {
   /// A parallel loop whose iterations all get this one view of an arena
   /// from outside the loop, if any.
   Operation *sharedBy = nullptr;
+  /// Its offset: `constant` plus, for each term, a coefficient times the
+  /// number of the iteration of a parallel loop's dimension (0, 1, ...,
+  /// count - 1). Terms are sorted by induction variable; [begin, end) is
+  /// the hull over all iterations.
+  int64_t constant = 0;
+  uint64_t size = 0;
+  struct Term {
+    Value inductionVar;
+    int64_t coefficient;
+    int64_t count;
+    bool operator==(const Term &other) const {
+      return inductionVar == other.inductionVar &&
+             coefficient == other.coefficient && count == other.count;
+    }
+  };
+  SmallVector<Term> terms;
+  /// The parallel loops of more than one iteration around the view and not
+  /// around its arena: iterations of each may use the view at once.
+  SmallVector<Operation *> parallelLoops;
+};
+
+/// An index value as the checker derives it: constant + sum of
+/// coefficient * (iteration number of an induction variable).
+struct IndexForm {
+  int64_t constant = 0;
+  /// Induction variable -> coefficient.
+  llvm::MapVector<Value, int64_t> coefficients;
+};
+
+/// The checker's own reading of a parallel loop's dimension: its lower
+/// bound, step and number of iterations, when all are constants (it does
+/// not use the planner's iteration spaces).
+struct LoopDimension {
+  int64_t lowerBound, step, count;
+  Operation *loop;
 };
 
 // The checker's own view of regions, kept apart from the planner's
@@ -206,7 +253,7 @@ private:
                << "': a packed arena is only viewed and freed";
     }
     // The views in program order (use lists are in no useful order).
-    SmallVector<CheckedView> views;
+    std::vector<CheckedView> views;
     WalkResult walk =
         function.getFunctionBody().walk([&](memref::ViewOp view) -> WalkResult {
           if (view.getSource() != arena)
@@ -221,16 +268,23 @@ private:
     if (walk.wasInterrupted())
       return failure();
 
-    for (const CheckedView &view : views)
+    for (const CheckedView &view : views) {
       if (view.sharedBy)
         return view.op->emitError()
                << name(view.value) << " is one buffer for every iteration of '"
                << view.sharedBy->getName()
                << "', which may run at the same time";
+      if (!view.parallelLoops.empty() &&
+          !slotsAreDisjoint(view.terms, view.size))
+        return view.op->emitError()
+               << name(view.value) << " has bytes in common in two iterations "
+               << "of '" << view.parallelLoops.front()->getName()
+               << "', which may run at the same time";
+    }
     for (size_t i = 0; i < views.size(); ++i)
       for (size_t j = i + 1; j < views.size(); ++j)
         if (views[i].begin < views[j].end && views[j].begin < views[i].end &&
-            failed(checkDisjointInTime(views[i], views[j])))
+            failed(checkPair(views[i], views[j])))
           return failure();
 
     for (Operation *free : frees)
@@ -257,11 +311,44 @@ private:
     view.value = op.getResult();
     MemRefType type = op.getType();
     APInt constant;
-    if (!matchPattern(op.getByteShift(), m_ConstantInt(&constant)))
+    std::optional<IndexForm> form = evaluate(op.getByteShift());
+    if (!form)
+      return op.emitError()
+             << name(op.getResult())
+             << " has an offset that is not a constant, nor a sum of "
+                "constants and induction variables of parallel loops of "
+                "static bounds times constants";
+    if (form->constant < 0)
       return op.emitError() << name(op.getResult())
-                            << " has an offset that is not a "
-                               "constant";
-    uint64_t offset = constant.getZExtValue();
+                            << " has a negative offset";
+    uint64_t offset = form->constant;
+    view.constant = form->constant;
+    // The furthest iteration adds sum(coefficient * (count - 1)).
+    uint64_t furthest = 0;
+    for (auto [iv, coefficient] : form->coefficients) {
+      const LoopDimension &dimension = dimensions.find(iv)->second;
+      if (coefficient == 0 || dimension.count == 1)
+        continue;
+      if (coefficient < 0)
+        return op.emitError()
+               << name(op.getResult())
+               << " has an offset that falls as an induction variable rises";
+      std::optional<int64_t> reach =
+          llvm::checkedMul(coefficient, dimension.count - 1);
+      bool overflowed = !reach;
+      if (reach)
+        furthest = llvm::SaturatingAdd(furthest, static_cast<uint64_t>(*reach),
+                                       &overflowed);
+      if (overflowed)
+        return op.emitError() << name(op.getResult())
+                              << " has offsets past 2^63 bytes";
+      view.terms.push_back({iv, coefficient, dimension.count});
+    }
+    llvm::sort(view.terms, [](const CheckedView::Term &a,
+                              const CheckedView::Term &b) {
+      return a.inductionVar.getAsOpaquePointer() <
+             b.inductionVar.getAsOpaquePointer();
+    });
     uint64_t elements = 1;
     unsigned dynamic = 0;
     for (int64_t dim : type.getShape()) {
@@ -289,8 +376,10 @@ private:
                                     std::max<uint64_t>(alignment, 1));
     view.begin = offset;
     bool overflowed = false;
-    view.end =
-        llvm::SaturatingMultiplyAdd(elements, stride, offset, &overflowed);
+    view.size = llvm::SaturatingMultiply(elements, stride, &overflowed);
+    view.end = llvm::SaturatingAdd(
+        view.size, llvm::SaturatingAdd(offset, furthest, &overflowed),
+        &overflowed);
     if (overflowed || view.end > arenaBytes)
       return op.emitError()
              << name(op.getResult()) << " covers bytes [" << view.begin << ", "
@@ -301,8 +390,178 @@ private:
                             << " of an arena aligned to " << arenaAlignment
                             << " bytes is not aligned to the " << alignment
                             << " bytes of its elements";
+    for (const CheckedView::Term &term : view.terms)
+      if (term.coefficient % alignment)
+        return op.emitError()
+               << name(op.getResult()) << " moves by " << term.coefficient
+               << " bytes per iteration, which is not a multiple of the "
+               << alignment << " bytes its elements are aligned to";
     reach(view);
     return view;
+  }
+
+  /// `value` as an IndexForm, or nullopt where it is anything but a
+  /// constant, an induction variable of a parallel loop whose bounds are
+  /// constants, or a sum, difference, product by a constant or exact
+  /// unsigned division by a constant of those. Index arithmetic wraps
+  /// modulo 2^64 and the form is exact modulo 2^64 through everything but a
+  /// division, so a divided value must lie in [0, 2^63) for every
+  /// iteration.
+  std::optional<IndexForm> evaluate(Value value, unsigned depth = 0) {
+    if (depth > 64)
+      return std::nullopt;
+    IndexForm form;
+    APInt constant;
+    if (matchPattern(value, m_ConstantInt(&constant))) {
+      if (constant.getSignificantBits() > 64)
+        return std::nullopt;
+      form.constant = constant.getSExtValue();
+      return form;
+    }
+    if (auto argument = dyn_cast<BlockArgument>(value)) {
+      std::optional<LoopDimension> dimension = readDimension(argument);
+      if (!dimension)
+        return std::nullopt;
+      // iv = lowerBound + step * (iteration number)
+      form.constant = dimension->lowerBound;
+      form.coefficients[value] = dimension->step;
+      return form;
+    }
+    Operation *op = value.getDefiningOp();
+    if (!op || op->getNumOperands() != 2)
+      return std::nullopt;
+    std::optional<IndexForm> lhs = evaluate(op->getOperand(0), depth + 1);
+    std::optional<IndexForm> rhs = evaluate(op->getOperand(1), depth + 1);
+    if (!lhs || !rhs)
+      return std::nullopt;
+    auto combine = [&](int64_t sign) -> std::optional<IndexForm> {
+      IndexForm sum = *lhs;
+      std::optional<int64_t> scaled = llvm::checkedMul(rhs->constant, sign);
+      std::optional<int64_t> total =
+          scaled ? llvm::checkedAdd(sum.constant, *scaled) : std::nullopt;
+      if (!total)
+        return std::nullopt;
+      sum.constant = *total;
+      for (auto [iv, coefficient] : rhs->coefficients) {
+        std::optional<int64_t> signed_ = llvm::checkedMul(coefficient, sign);
+        std::optional<int64_t> added =
+            signed_ ? llvm::checkedAdd(sum.coefficients[iv], *signed_)
+                    : std::nullopt;
+        if (!added)
+          return std::nullopt;
+        sum.coefficients[iv] = *added;
+      }
+      return sum;
+    };
+    if (isa<arith::AddIOp>(op))
+      return combine(1);
+    if (isa<arith::SubIOp>(op))
+      return combine(-1);
+    if (isa<arith::MulIOp>(op)) {
+      if (!lhs->coefficients.empty())
+        std::swap(lhs, rhs);
+      if (!lhs->coefficients.empty())
+        return std::nullopt; // a product of two induction variables
+      int64_t factor = lhs->constant;
+      IndexForm product;
+      std::optional<int64_t> c = llvm::checkedMul(rhs->constant, factor);
+      if (!c)
+        return std::nullopt;
+      product.constant = *c;
+      for (auto [iv, coefficient] : rhs->coefficients) {
+        std::optional<int64_t> scaled = llvm::checkedMul(coefficient, factor);
+        if (!scaled)
+          return std::nullopt;
+        product.coefficients[iv] = *scaled;
+      }
+      return product;
+    }
+    if (isa<arith::DivUIOp>(op)) {
+      if (!rhs->coefficients.empty() || rhs->constant <= 0)
+        return std::nullopt;
+      int64_t divisor = rhs->constant;
+      // In [0, 2^63) for every iteration, and divisible term by term.
+      if (lhs->constant < 0 || lhs->constant % divisor)
+        return std::nullopt;
+      int64_t largest = lhs->constant;
+      IndexForm quotient;
+      quotient.constant = lhs->constant / divisor;
+      for (auto [iv, coefficient] : lhs->coefficients) {
+        if (coefficient < 0 || coefficient % divisor)
+          return std::nullopt;
+        std::optional<int64_t> reach = llvm::checkedMul(
+            coefficient, dimensions.find(iv)->second.count - 1);
+        std::optional<int64_t> sum =
+            reach ? llvm::checkedAdd(largest, *reach) : std::nullopt;
+        if (!sum)
+          return std::nullopt;
+        largest = *sum;
+        quotient.coefficients[iv] = coefficient / divisor;
+      }
+      return quotient;
+    }
+    return std::nullopt;
+  }
+
+  /// The dimension of a parallel loop that `argument` is the induction
+  /// variable of, when its bounds and step are constants.
+  std::optional<LoopDimension> readDimension(BlockArgument argument) {
+    if (auto known = dimensions.find(argument); known != dimensions.end())
+      return known->second;
+    Operation *op = argument.getOwner()->getParentOp();
+    auto loop = dyn_cast_if_present<LoopLikeOpInterface>(op);
+    if (!loop || !isParallelLoop(op))
+      return std::nullopt;
+    std::optional<SmallVector<Value>> ivs = loop.getLoopInductionVars();
+    std::optional<SmallVector<OpFoldResult>> lbs = loop.getLoopLowerBounds();
+    std::optional<SmallVector<OpFoldResult>> ubs = loop.getLoopUpperBounds();
+    std::optional<SmallVector<OpFoldResult>> steps = loop.getLoopSteps();
+    if (!ivs || !lbs || !ubs || !steps)
+      return std::nullopt;
+    for (unsigned d = 0; d < ivs->size() && d < lbs->size() &&
+                         d < ubs->size() && d < steps->size();
+         ++d) {
+      if ((*ivs)[d] != argument)
+        continue;
+      std::optional<int64_t> lb = getConstantIntValue((*lbs)[d]);
+      std::optional<int64_t> ub = getConstantIntValue((*ubs)[d]);
+      std::optional<int64_t> step = getConstantIntValue((*steps)[d]);
+      if (!lb || !ub || !step || *step <= 0)
+        return std::nullopt;
+      int64_t count = 0;
+      if (*ub > *lb) {
+        std::optional<int64_t> span = llvm::checkedSub(*ub, *lb);
+        if (!span)
+          return std::nullopt;
+        count = *span / *step + (*span % *step != 0);
+      }
+      LoopDimension dimension{*lb, *step, std::max<int64_t>(count, 1), op};
+      dimensions.try_emplace(argument, dimension);
+      return dimension;
+    }
+    return std::nullopt;
+  }
+
+  /// Whether the iterations that `terms` distinguish place a window of
+  /// `span` bytes at distinct, disjoint places: sorted by coefficient, each
+  /// coefficient is at least `span` and at least the previous one times
+  /// its count (a mixed radix), so any two distinct iterations differ by at
+  /// least the least coefficient.
+  static bool slotsAreDisjoint(ArrayRef<CheckedView::Term> terms,
+                               uint64_t span) {
+    SmallVector<CheckedView::Term> sorted(terms);
+    llvm::sort(sorted, [](const auto &a, const auto &b) {
+      return a.coefficient < b.coefficient;
+    });
+    if (!sorted.empty() && static_cast<uint64_t>(sorted.front().coefficient) < span)
+      return false;
+    for (size_t i = 1; i < sorted.size(); ++i) {
+      std::optional<int64_t> extent =
+          llvm::checkedMul(sorted[i - 1].coefficient, sorted[i - 1].count);
+      if (!extent || sorted[i].coefficient < *extent)
+        return false;
+    }
+    return true;
   }
 
   /// Follows every memref derived from the view: fills users, home and
@@ -362,10 +621,32 @@ private:
                       "', whose regions may run after it or elsewhere, or "
                       "whose control flow is not described");
         // A view inside a parallel loop of an arena from outside it is one
-        // buffer for iterations that may overlap.
+        // buffer for iterations that may overlap, unless its offset moves
+        // with every dimension of the loop that has several iterations.
         Value arena = cast<memref::ViewOp>(view.op).getSource();
-        if (isParallelLoop(parent) && parent->isAncestor(view.op) &&
-            !parent->isAncestor(arena.getParentBlock()->getParentOp())) {
+        if (site != view.op || !isParallelLoop(parent) ||
+            parent->isAncestor(arena.getParentBlock()->getParentOp()))
+          continue;
+        bool perIteration = true, several = false;
+        std::optional<SmallVector<Value>> ivs =
+            cast<LoopLikeOpInterface>(parent).getLoopInductionVars();
+        for (Value iv : ivs ? *ivs : SmallVector<Value>()) {
+          auto argument = dyn_cast<BlockArgument>(iv);
+          std::optional<LoopDimension> dimension =
+              argument ? readDimension(argument) : std::nullopt;
+          if (dimension && dimension->count == 1)
+            continue;
+          several = true;
+          perIteration &= dimension && llvm::any_of(view.terms, [&](auto &t) {
+                            return t.inductionVar == iv;
+                          });
+        }
+        if (!ivs)
+          several = true, perIteration = false;
+        if (!several)
+          continue;
+        view.parallelLoops.push_back(parent);
+        if (!perIteration) {
           liveForever("it is shared by the iterations of '" +
                       parent->getName().getStringRef() +
                       "', which may run at the same time");
@@ -443,7 +724,7 @@ private:
     std::pair<Operation *, unsigned> key = {callee, index};
     if (!callsInProgress.insert(key).second)
       return std::string("it is passed to a recursive call");
-    auto leave = llvm::make_scope_exit([&] { callsInProgress.erase(key); });
+    llvm::scope_exit leave([&] { callsInProgress.erase(key); });
     SmallVector<Value> worklist = {callee.getArgument(index)};
     llvm::DenseSet<Value> reached(worklist.begin(), worklist.end());
     while (!worklist.empty()) {
@@ -469,6 +750,40 @@ private:
       }
     }
     return std::nullopt;
+  }
+
+  /// Two views whose hulls overlap: used in one parallel loop, they may
+  /// share bytes only in one iteration (same offsets up to a constant, and
+  /// slots further apart than both span); otherwise they must not be live
+  /// at once.
+  LogicalResult checkPair(const CheckedView &a, const CheckedView &b) {
+    Operation *shared = nullptr;
+    for (Operation *loop : a.parallelLoops)
+      if (llvm::is_contained(b.parallelLoops, loop))
+        shared = loop;
+    if (!shared)
+      return checkDisjointInTime(a, b);
+    auto conflict = [&](const Twine &why) {
+      InFlightDiagnostic diag = b.op->emitError();
+      diag << "memory conflict: " << name(b.value) << " overlaps "
+           << name(a.value) << " in two iterations of '" << shared->getName()
+           << "', which may run at the same time: " << why;
+      diag.attachNote(a.op->getLoc()) << name(a.value) << " is defined here";
+      return diag;
+    };
+    if (a.terms != b.terms)
+      return conflict("their offsets move differently with the iterations");
+    uint64_t low = std::min(a.begin, b.begin);
+    uint64_t high =
+        std::max(a.constant + a.size, b.constant + b.size);
+    if (!slotsAreDisjoint(a.terms, high - low))
+      return conflict("their slots are closer than the " +
+                      Twine(high - low) + " bytes they span");
+    // The same iteration: fixed offsets.
+    if (a.constant + a.size <= static_cast<uint64_t>(b.constant) ||
+        b.constant + b.size <= static_cast<uint64_t>(a.constant))
+      return success();
+    return checkDisjointInTime(a, b);
   }
 
   LogicalResult checkDisjointInTime(const CheckedView &a,
@@ -548,6 +863,8 @@ private:
   LLVMTypeConverter converter;
   DataLayout layout;
   DenseMap<Block *, DenseMap<Operation *, int64_t>> positionsIn;
+  /// readDimension's answers, by induction variable.
+  DenseMap<Value, LoopDimension> dimensions;
   llvm::DenseSet<std::pair<Operation *, unsigned>> callsInProgress;
 };
 

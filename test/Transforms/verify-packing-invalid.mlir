@@ -129,3 +129,170 @@ func.func @raw_use() -> i8 {
   %v = memref.load %arena[%c0] : memref<64xi8>
   return %v : i8
 }
+
+// -----
+
+// Slots of a parallel loop narrower than the view: iteration 1's bytes
+// start inside iteration 0's.
+func.func @slot_too_narrow(%x: memref<16xf32>) {
+  %c32 = arith.constant 32 : index
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<256xi8>
+  scf.forall (%i) in (4) {
+    %at = arith.muli %i, %c32 : index
+    // expected-error @+1 {{%view has bytes in common in two iterations of 'scf.forall', which may run at the same time}}
+    %a = memref.view %arena[%at][] : memref<256xi8> to memref<16xf32>
+    memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  }
+  memref.dealloc %arena : memref<256xi8>
+  return
+}
+
+// -----
+
+// Two views of one iteration, 64 bytes apart, in slots 64 bytes apart:
+// iteration 1's %a is iteration 0's %b.
+func.func @slots_closer_than_span(%x: memref<16xf32>) {
+  %c64 = arith.constant 64 : index
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<512xi8>
+  scf.forall (%i) in (4) {
+    %at = arith.muli %i, %c64 : index
+    %at64 = arith.addi %at, %c64 : index
+    // expected-note @+1 {{%view is defined here}}
+    %a = memref.view %arena[%at][] : memref<512xi8> to memref<16xf32>
+    memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+    // expected-error @+1 {{memory conflict: %view_0 overlaps %view in two iterations of 'scf.forall', which may run at the same time: their slots are closer than the 128 bytes they span}}
+    %b = memref.view %arena[%at64][] : memref<512xi8> to memref<16xf32>
+    memref.copy %a, %b : memref<16xf32> to memref<16xf32>
+  }
+  memref.dealloc %arena : memref<512xi8>
+  return
+}
+
+// -----
+
+// Views of one loop whose offsets move differently: in some pair of
+// iterations they meet.
+func.func @different_strides(%x: memref<16xf32>) {
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<1024xi8>
+  scf.forall (%i) in (4) {
+    %at = arith.muli %i, %c128 : index
+    %at2 = arith.muli %i, %c64 : index
+    %at3 = arith.addi %at2, %c64 : index
+    // expected-note @+1 {{%view is defined here}}
+    %a = memref.view %arena[%at][] : memref<1024xi8> to memref<16xf32>
+    memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+    memref.copy %a, %x : memref<16xf32> to memref<16xf32>
+    // expected-error @+1 {{memory conflict: %view_0 overlaps %view in two iterations of 'scf.forall', which may run at the same time: their offsets move differently with the iterations}}
+    %b = memref.view %arena[%at3][] : memref<1024xi8> to memref<16xf32>
+    memref.copy %x, %b : memref<16xf32> to memref<16xf32>
+  }
+  memref.dealloc %arena : memref<1024xi8>
+  return
+}
+
+// -----
+
+// An offset that moves with one dimension of a 2-D loop: iterations (0, 0)
+// and (0, 1) share the view.
+func.func @one_dimension(%x: memref<16xf32>) {
+  %c64 = arith.constant 64 : index
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<256xi8>
+  scf.forall (%i, %j) in (2, 2) {
+    %at = arith.muli %i, %c64 : index
+    // expected-error @+1 {{%view is one buffer for every iteration of 'scf.forall', which may run at the same time}}
+    %a = memref.view %arena[%at][] : memref<256xi8> to memref<16xf32>
+    memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  }
+  memref.dealloc %arena : memref<256xi8>
+  return
+}
+
+// -----
+
+// Two dimensions that do not make a mixed radix: (1, 0) and (0, 1) meet.
+func.func @not_a_radix(%x: memref<16xf32>) {
+  %c64 = arith.constant 64 : index
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<512xi8>
+  scf.forall (%i, %j) in (2, 4) {
+    %ai = arith.muli %i, %c64 : index
+    %aj = arith.muli %j, %c64 : index
+    %at = arith.addi %ai, %aj : index
+    // expected-error @+1 {{%view has bytes in common in two iterations of 'scf.forall', which may run at the same time}}
+    %a = memref.view %arena[%at][] : memref<512xi8> to memref<16xf32>
+    memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  }
+  memref.dealloc %arena : memref<512xi8>
+  return
+}
+
+// -----
+
+// A division that is not exact for every iteration (i / 2 maps 0 and 1 to
+// one slot): not understood, refused.
+func.func @inexact_division(%x: memref<16xf32>) {
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<256xi8>
+  scf.forall (%i) in (4) {
+    %k = arith.divui %i, %c2 : index
+    %at = arith.muli %k, %c64 : index
+    // expected-error @+1 {{%view has an offset that is not a constant, nor a sum of constants and induction variables of parallel loops of static bounds times constants}}
+    %a = memref.view %arena[%at][] : memref<256xi8> to memref<16xf32>
+    memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  }
+  memref.dealloc %arena : memref<256xi8>
+  return
+}
+
+// -----
+
+// An offset from a sequential loop's induction variable: refused.
+func.func @sequential_iv(%x: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<256xi8>
+  scf.for %i = %c0 to %c4 step %c1 {
+    %at = arith.muli %i, %c64 : index
+    // expected-error @+1 {{%view has an offset that is not a constant, nor a sum of constants and induction variables of parallel loops of static bounds times constants}}
+    %a = memref.view %arena[%at][] : memref<256xi8> to memref<16xf32>
+    memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  }
+  memref.dealloc %arena : memref<256xi8>
+  return
+}
+
+// -----
+
+// The slots of the last iterations run past the arena.
+func.func @slots_past_the_end(%x: memref<16xf32>) {
+  %c64 = arith.constant 64 : index
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<192xi8>
+  scf.forall (%i) in (4) {
+    %at = arith.muli %i, %c64 : index
+    // expected-error @+1 {{%view covers bytes [0, 256), past the end of its 192-byte arena}}
+    %a = memref.view %arena[%at][] : memref<192xi8> to memref<16xf32>
+    memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  }
+  memref.dealloc %arena : memref<192xi8>
+  return
+}
+
+// -----
+
+// A slot stride that breaks the elements' alignment.
+func.func @misaligned_stride(%x: memref<16xf32>) {
+  %c66 = arith.constant 66 : index
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<512xi8>
+  scf.forall (%i) in (4) {
+    %at = arith.muli %i, %c66 : index
+    // expected-error @+1 {{%view moves by 66 bytes per iteration, which is not a multiple of the 4 bytes its elements are aligned to}}
+    %a = memref.view %arena[%at][] : memref<512xi8> to memref<16xf32>
+    memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  }
+  memref.dealloc %arena : memref<512xi8>
+  return
+}

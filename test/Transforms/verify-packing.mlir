@@ -69,3 +69,45 @@ func.func @own_bytes(%x: memref<16xf32>) -> i8 {
   %v = memref.load %bytes[%c0] : memref<64xi8>
   return %v : i8
 }
+
+// Slots of a parallel loop, written by hand as another tool could: offsets
+// that move with every dimension of the loop (lower bounds, steps, exact
+// divisions and a mixed radix), slots at least as far apart as the views of
+// one iteration span, views of one iteration sharing bytes when not live
+// together, and a buffer from outside the loop beside the slots.
+// CHECK-LABEL: func.func @slots
+func.func @slots(%x: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c768 = arith.constant 768 : index
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<832xi8>
+  %keep = memref.view %arena[%c768][] : memref<832xi8> to memref<16xf32>
+  memref.copy %x, %keep : memref<16xf32> to memref<16xf32>
+  // 3 x 2 iterations, slot k = 2 * ((i - 1) / 2) + j at k * 128 bytes.
+  scf.forall (%i, %j) = (1, 0) to (6, 2) step (2, 1) {
+    %c1 = arith.constant 1 : index
+    %i0 = arith.subi %i, %c1 : index
+    %ki = arith.divui %i0, %c2 : index
+    %row = arith.muli %ki, %c2 : index
+    %k = arith.addi %row, %j : index
+    %base = arith.muli %k, %c128 : index
+    %at64 = arith.addi %base, %c64 : index
+    %a = memref.view %arena[%base][] : memref<832xi8> to memref<16xf32>
+    memref.copy %keep, %a : memref<16xf32> to memref<16xf32>
+    %b = memref.view %arena[%at64][] : memref<832xi8> to memref<16xf32>
+    memref.copy %a, %b : memref<16xf32> to memref<16xf32>
+    %c = memref.view %arena[%base][] : memref<832xi8> to memref<16xf32>
+    memref.copy %b, %c : memref<16xf32> to memref<16xf32>
+  }
+  scf.parallel (%p) = (%c0) to (%c3) step (%c2) {
+    %off = arith.muli %p, %c64 : index
+    %d = memref.view %arena[%off][] : memref<832xi8> to memref<16xf32>
+    memref.copy %keep, %d : memref<16xf32> to memref<16xf32>
+    scf.reduce
+  }
+  memref.dealloc %arena : memref<832xi8>
+  return
+}

@@ -264,9 +264,17 @@ private:
     return sum;
   }
 
-  void addToOut(const std::string &value) {
-    std::string slot = constIndex(nextSlot++ % 64), old = fresh("o"),
+  /// Adds `value` to a slot of %out; in a parallel loop, `iteration` (the
+  /// induction variable, under 4) picks one slot per iteration, so no two
+  /// iterations write one slot.
+  void addToOut(const std::string &value, const std::string &iteration = "") {
+    std::string slot = constIndex(nextSlot++ % 60), old = fresh("o"),
                 updated = fresh("o");
+    if (!iteration.empty()) {
+      std::string sum = fresh("slot");
+      emit(sum + " = arith.addi " + slot + ", " + iteration + " : index");
+      slot = sum;
+    }
     emit(old + " = memref.load %out[" + slot + "] : memref<64xf32>");
     emit(updated + " = arith.addf " + old + ", " + value + " : f32");
     emit("memref.store " + updated + ", %out[" + slot + "] : memref<64xf32>");
@@ -460,11 +468,11 @@ private:
 
   /// A buffer of a region: written, read into %out, and maybe written back
   /// into `outer`; freed in the region.
-  void regionBuffer(Buffer *outer) {
+  void regionBuffer(Buffer *outer, const std::string &iteration = "") {
     Buffer local = allocate(randomElem(), randomCount(), false, true);
     auto [source, sourceElem] = randomSource();
     write(local.access, local.elem, &source, sourceElem);
-    addToOut(read(local.access, local.elem));
+    addToOut(read(local.access, local.elem), iteration);
     if (outer && outer->space == 0 && chance(60))
       write(outer->access, outer->elem, &local.access, local.elem);
     if (local.mayFree && deallocMode != 0)
@@ -515,6 +523,31 @@ private:
     emit("scf.yield " + next + " : index");
     indent -= 2;
     emit("}");
+  }
+
+  /// A loop whose iterations may run at the same time (scf.forall or
+  /// scf.parallel, 2 to 4 iterations), with buffers of its own. Iterations
+  /// read what is live outside and write only their own buffers and their
+  /// own slots of %out.
+  void parallelLoop() {
+    std::string iv = fresh("p");
+    std::string count = std::to_string(2 + pick(3));
+    bool forall = chance(50);
+    if (forall) {
+      emit("scf.forall (" + iv + ") in (" + count + ") {");
+    } else {
+      std::string upper = constIndex(std::stoll(count));
+      emit("scf.parallel (" + iv + ") = (%c0) to (" + upper + ") step (%c1) {");
+    }
+    indent += 2;
+    regionBuffer(nullptr, iv);
+    if (chance(50))
+      regionBuffer(nullptr, iv);
+    if (!forall)
+      emit("scf.reduce");
+    indent -= 2;
+    emit("}");
+    ++features->parallel;
   }
 
   /// A new buffer per iteration, carried to the next one.
@@ -609,7 +642,7 @@ private:
         auto [source, sourceElem] = randomSource();
         write(returned, Elem::F32, &source, sourceElem);
       }
-      int action = pick(100);
+      int action = pick(106);
       if (action < 25)
         newBuffer();
       else if (action < 33)
@@ -631,8 +664,10 @@ private:
         carried();
       else if (action < 90)
         call();
-      else
+      else if (action < 100)
         escape();
+      else
+        parallelLoop();
     }
     while (!live.empty())
       retire(pick(live.size()));

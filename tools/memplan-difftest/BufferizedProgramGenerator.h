@@ -39,6 +39,7 @@ struct ProgramFeatures {
   unsigned views = 0;    ///< subviews, casts, collapses, selects
   unsigned spaceOne = 0; ///< buffers in memory space 1
   unsigned subByte = 0;  ///< i1 and i4 buffers
+  unsigned parallel = 0; ///< scf.forall and scf.parallel loops
 };
 
 /// The program of `seed` (the same seed always gives the same text).

@@ -74,7 +74,8 @@ constexpr const char *kAlgorithms[] = {
 
 /// Pipelines on the module (no anchor: the pass manager is the module's).
 constexpr const char *kLowering =
-    "convert-scf-to-cf, expand-strided-metadata, lower-affine, "
+    "scf-forall-to-parallel, convert-scf-to-cf, expand-strided-metadata, "
+    "lower-affine, "
     "finalize-memref-to-llvm, convert-vector-to-llvm, convert-arith-to-llvm, "
     "convert-func-to-llvm, convert-cf-to-llvm, reconcile-unrealized-casts";
 constexpr const char *kVerifyPacking = "memplan-verify-packing";
@@ -253,6 +254,7 @@ bool runSeed(uint64_t seed, MLIRContext &context, Runner &runner,
   totals.features.views += features.views;
   totals.features.spaceOne += features.spaceOne;
   totals.features.subByte += features.subByte;
+  totals.features.parallel += features.parallel;
 
   bool ok = true;
   auto fail = [&](const Twine &message, ModuleOp module, StringRef suffix) {
@@ -372,7 +374,8 @@ int main(int argc, char **argv) {
                << "buffers " << totals.features.buffers << " ("
                << totals.features.nested << " in regions, "
                << totals.features.spaceOne << " in memory space 1, "
-               << totals.features.subByte << " of i1/i4), addresses taken "
+               << totals.features.subByte << " of i1/i4), parallel loops "
+               << totals.features.parallel << ", addresses taken "
                << totals.features.escapes << ", views and selects "
                << totals.features.views << "; views in the greedy packings "
                << totals.packedViews << "\n"

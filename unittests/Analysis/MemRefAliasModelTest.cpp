@@ -212,7 +212,56 @@ TEST_F(MemRefAliasModelTest, ParallelLoopsAndUnstructuredControlFlow) {
     })mlir");
   EXPECT_EQ(buffer("p").rejection,
             "it is allocated in the body of 'scf.parallel', whose iterations "
-            "may run at the same time");
+            "may run at the same time and whose number of iterations is not "
+            "a compile-time constant");
+
+  // Static bounds: packable, once per iteration (3 x 2), inside a
+  // sequential loop of the body too; nested parallel loops: not packable,
+  // but counted once per iteration of both.
+  analyse(R"mlir(
+    func.func @f(%n: index) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      scf.forall (%i, %j) = (0, 1) to (3, 5) step (1, 2) {
+        %p = memref.alloc() {name = "p"} : memref<16xf32>
+        scf.for %k = %c0 to %n step %c1 {
+          %q = memref.alloc() {name = "q"} : memref<16xf32>
+          memref.dealloc %q : memref<16xf32>
+        }
+        scf.forall (%l) in (4) {
+          %r = memref.alloc() {name = "r"} : memref<16xf32>
+          memref.dealloc %r : memref<16xf32>
+        }
+        memref.dealloc %p : memref<16xf32>
+      }
+      return
+    })mlir");
+  for (const char *name : {"p", "q"}) {
+    EXPECT_TRUE(buffer(name).isPackable()) << name;
+    EXPECT_EQ(buffer(name).iterations, 6u) << name;
+    ASSERT_NE(buffer(name).concurrentLoop, nullptr) << name;
+    EXPECT_EQ(buffer(name).concurrentLoop->getName().getStringRef(),
+              "scf.forall");
+  }
+  EXPECT_EQ(buffer("r").rejection,
+            "it is allocated in the bodies of two loops whose iterations may "
+            "run at the same time ('scf.forall' inside 'scf.forall')");
+  EXPECT_EQ(buffer("r").iterations, 24u);
+
+  // A copy out of an iteration's buffer is no alias: both stay packable.
+  analyse(R"mlir(
+    func.func @f(%x: memref<16xf32>) {
+      %keep = memref.alloc() {name = "keep"} : memref<16xf32>
+      scf.forall (%i) in (4) {
+        %p = memref.alloc() {name = "p"} : memref<16xf32>
+        memref.copy %p, %keep : memref<16xf32> to memref<16xf32>
+        memref.dealloc %p : memref<16xf32>
+      }
+      memref.dealloc %keep : memref<16xf32>
+      return
+    })mlir");
+  EXPECT_TRUE(buffer("p").isPackable());
+  EXPECT_TRUE(buffer("keep").isPackable());
 
   analyse(R"mlir(
     func.func @f(%c: i1) {

@@ -32,8 +32,11 @@
 // regions concurrently) that does not also hold the alloc keeps it alive to
 // the end of that loop. A buffer allocated inside a loop is packable only if
 // it dies within its iteration: no alias leaves the loop's region or enters
-// the next iteration, so one offset serves every iteration. Allocations in
-// regions whose executions may overlap (scf.parallel, scf.forall) or that
+// the next iteration, so one offset serves every iteration. In a loop whose
+// iterations may run at the same time (scf.parallel, scf.forall) the same
+// holds, and each iteration needs bytes of its own: the loop must have a
+// compile-time number of iterations, and only one such loop may hold the
+// buffer (the packer gives each iteration a slot). Allocations in regions
 // memplan does not model are left alone, as are functions with unstructured
 // control flow (any region of more than one block).
 //
@@ -76,6 +79,14 @@ struct AllocBuffer {
   /// The innermost block that holds the alloc and every use of an alias: an
   /// arena in it, or in any block around it, can hold the buffer.
   Block *home = nullptr;
+  /// The loop whose iterations may run at the same time (scf.forall,
+  /// scf.parallel) that allocates it, if any: every iteration needs bytes of
+  /// its own.
+  Operation *concurrentLoop = nullptr;
+  /// How many copies of it may be live at once: the product of the
+  /// iteration counts of the loops around it whose iterations may run at
+  /// the same time (those of a compile-time count).
+  uint64_t iterations = 1;
   /// Why it may not share bytes with other buffers; empty when it may.
   std::string rejection;
   /// The op that the rejection is about, if any (a note points at it).

@@ -11,6 +11,10 @@
 #define MEMPLAN_ANALYSIS_REGIONEXECUTION_H
 
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <optional>
 
 namespace mlir::memplan {
 
@@ -31,6 +35,20 @@ enum class RegionExecution {
 
 /// How `op` runs its regions.
 RegionExecution getRegionExecution(Operation *op);
+
+/// The iterations of a loop whose bounds and steps are compile-time
+/// constants (through LoopLikeOpInterface: scf.forall, scf.parallel,
+/// scf.for). Dimension d runs lowerBounds[d], lowerBounds[d] + steps[d], ...
+/// below its upper bound: counts[d] iterations.
+struct StaticIterationSpace {
+  SmallVector<int64_t> lowerBounds, steps, counts;
+  /// The product of the counts (iterations in all).
+  uint64_t total = 1;
+};
+
+/// The iteration space of `loop`, or nullopt when a bound or step is not a
+/// constant, a step is not positive, or there are 2^62 iterations or more.
+std::optional<StaticIterationSpace> getStaticIterationSpace(Operation *loop);
 
 } // namespace mlir::memplan
 
