@@ -139,10 +139,14 @@ PlanResult planSearchOnThisStack(const Problem &problem,
   }
 
   SkylineSearch search(padded);
+  // A budget outside [0, kMaxSearchSeconds] (NaN, infinity, negative) is
+  // clamped before it becomes a duration: converting a double beyond the
+  // clock's range to its integer ticks is undefined behaviour.
+  double seconds = options.seconds >= 0 ? options.seconds : 0.0;
+  seconds = std::min(seconds, kMaxSearchSeconds);
   budget.deadline =
-      started +
-      std::chrono::duration_cast<SearchClock::duration>(
-          std::chrono::duration<double>(std::max(0.0, options.seconds)));
+      started + std::chrono::duration_cast<SearchClock::duration>(
+                    std::chrono::duration<double>(seconds));
   budget.nodeLimit = options.nodeLimit;
   // Side by side on two threads only without a node limit: which search
   // decides first depends on timing.

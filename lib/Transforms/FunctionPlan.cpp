@@ -87,6 +87,14 @@ mlir::memplan::configurePlanner(MLIRContext *context, StringRef algorithmName,
   if (capacity && *chosen != ::memplan::Algorithm::Search)
     return emitError(UnknownLoc::get(context))
            << "capacity needs algorithm=search";
+  if (!::memplan::isValidSearchSeconds(searchSeconds)) {
+    std::ostringstream got;
+    got << searchSeconds;
+    return emitError(UnknownLoc::get(context))
+           << "search-seconds must be a number of seconds from 0 to "
+           << static_cast<uint64_t>(::memplan::kMaxSearchSeconds) << ", got "
+           << got.str();
+  }
   search.seconds = searchSeconds;
   search.nodeLimit = searchNodes;
   // A second search thread only where MLIR may use threads itself

@@ -11,6 +11,21 @@
 // RUN: not memplan-opt %s --plan-offsets="alignment=0" 2>&1 | FileCheck %s --check-prefix=ZERO
 // ZERO: error: alignment must be a power of two, got 0
 
+// A search budget must be a finite number of seconds in [0, 10^6]: an
+// infinite or huge one once overflowed the deadline (undefined behaviour),
+// a negative or NaN one was taken as 0 without a word.
+// RUN: not memplan-opt %s --plan-offsets="algorithm=search search-seconds=inf" 2>&1 | FileCheck %s --check-prefix=INF
+// INF: error: search-seconds must be a number of seconds from 0 to 1000000, got inf
+// INF-NOT: func.func @f(%arg0
+// RUN: not memplan-opt %s --plan-offsets="algorithm=search search-seconds=nan" 2>&1 | FileCheck %s --check-prefix=NAN
+// NAN: error: search-seconds must be a number of seconds from 0 to 1000000, got nan
+// RUN: not memplan-opt %s --plan-offsets="search-seconds=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: error: search-seconds must be a number of seconds from 0 to 1000000, got -1
+// RUN: not memplan-opt %s --plan-offsets="search-seconds=1e300" 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: error: search-seconds must be a number of seconds from 0 to 1000000, got 1e+300
+// RUN: not memplan-opt %s --memplan-pack-allocs="search-seconds=-0.5" 2>&1 | FileCheck %s --check-prefix=PACK
+// PACK: error: search-seconds must be a number of seconds from 0 to 1000000, got -0.5
+
 // RUN: not memplan-opt %s --plan-offsets="report=%t.missing/dir/report.json" 2>&1 | FileCheck %s --check-prefix=REPORT
 // REPORT: error: cannot write '{{.*}}.missing/dir/report.json': cannot open output file
 

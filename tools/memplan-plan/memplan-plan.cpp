@@ -128,6 +128,17 @@ int main(int argc, char **argv) {
 
   if (capacity.getNumOccurrences() && *algorithm != Algorithm::Search)
     return fail("--capacity needs --algorithm search");
+  if (!isValidSearchSeconds(searchSeconds)) {
+    std::ostringstream got;
+    got << searchSeconds;
+    return fail("--search-seconds must be a number of seconds from 0 to " +
+                std::to_string(static_cast<uint64_t>(kMaxSearchSeconds)) +
+                ", got " + got.str());
+  }
+  if (searchThreads > kMaxSearchThreads)
+    return fail("--search-threads must be at most " +
+                std::to_string(kMaxSearchThreads) + ", got " +
+                std::to_string(searchThreads));
   SearchOptions search;
   search.seconds = searchSeconds;
   search.nodeLimit = searchNodes;

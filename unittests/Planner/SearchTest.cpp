@@ -7,6 +7,7 @@
 #include "memplan/Planner/Search.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <pthread.h>
 
@@ -252,6 +253,34 @@ TEST(Search, ThroughPlanDispatch) {
   ASSERT_TRUE(result.ok());
   EXPECT_FALSE(validateSolution(problem, result.solution));
   EXPECT_EQ(parseAlgorithm("search"), Algorithm::Search);
+}
+
+
+
+// Budgets outside [0, kMaxSearchSeconds] reach the library unchecked from
+// any caller: infinity or 1e300 seconds once overflowed the deadline's
+// integer ticks (undefined behaviour, flagged by UBSan in the sanitizer
+// build), NaN and negative budgets must not hang. Each is clamped; a node
+// budget ends the search, and the plan is valid.
+TEST(Search, ClampsBudgetsOutsideItsRange) {
+  Problem problem = generateRandomProblem(7, 40, 20, 6, 64);
+  for (double seconds : {std::numeric_limits<double>::infinity(), 1e300,
+                         -1.0, std::numeric_limits<double>::quiet_NaN(),
+                         -std::numeric_limits<double>::infinity()}) {
+    SearchOptions options;
+    options.seconds = seconds;
+    options.nodeLimit = 2000;
+    options.capacity = 1; // unreachable: the search runs to its budget
+    Solution solution = search(problem, options);
+    EXPECT_LE(solution.search->nodes, 2000u) << seconds;
+    EXPECT_FALSE(solution.search->capacityMet) << seconds;
+  }
+  EXPECT_FALSE(isValidSearchSeconds(std::numeric_limits<double>::infinity()));
+  EXPECT_FALSE(isValidSearchSeconds(std::numeric_limits<double>::quiet_NaN()));
+  EXPECT_FALSE(isValidSearchSeconds(-0.5));
+  EXPECT_FALSE(isValidSearchSeconds(kMaxSearchSeconds * 2));
+  EXPECT_TRUE(isValidSearchSeconds(0));
+  EXPECT_TRUE(isValidSearchSeconds(kMaxSearchSeconds));
 }
 
 } // namespace

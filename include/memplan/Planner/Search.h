@@ -18,6 +18,20 @@
 
 namespace memplan {
 
+/// The longest wall-clock budget the tools accept, in seconds (about 11.6
+/// days). plan() reads a budget that is negative or not a number as 0 and
+/// one above this (infinity included) as this.
+constexpr double kMaxSearchSeconds = 1e6;
+
+/// Whether the tools accept `seconds` as a search budget: a finite number in
+/// [0, kMaxSearchSeconds].
+inline bool isValidSearchSeconds(double seconds) {
+  return seconds >= 0 && seconds <= kMaxSearchSeconds;
+}
+
+/// The most threads a search uses.
+constexpr unsigned kMaxSearchThreads = 2;
+
 struct SearchOptions {
   /// Wall-clock budget in seconds for the whole search.
   double seconds = 1.0;
