@@ -401,12 +401,18 @@ OwningOpRef<ModuleOp> GraphBuilder::finish(ValueRange results) {
   Block &entry = function.getBody().front();
   function.setFunctionType(builder.getFunctionType(
       entry.getArgumentTypes(), TypeRange(results.getTypes())));
-  for (unsigned i = 0; i < entry.getNumArguments(); ++i) {
-    function.setArgAttr(i, kRoleAttrName,
-                        builder.getStringAttr(argumentRoles[i]));
-    function.setArgAttr(i, kNameAttrName,
-                        builder.getStringAttr(argumentNames[i]));
-  }
+  // All argument attributes at once: setArgAttr rebuilds the whole array of
+  // argument dictionaries on every call, quadratic in the arguments (1,000
+  // layers took 8.8 s and 2.3 GB).
+  SmallVector<DictionaryAttr> argumentAttrs;
+  argumentAttrs.reserve(entry.getNumArguments());
+  for (unsigned i = 0; i < entry.getNumArguments(); ++i)
+    argumentAttrs.push_back(builder.getDictionaryAttr(
+        {builder.getNamedAttr(kRoleAttrName,
+                              builder.getStringAttr(argumentRoles[i])),
+         builder.getNamedAttr(kNameAttrName,
+                              builder.getStringAttr(argumentNames[i]))}));
+  function.setAllArgAttrs(argumentAttrs);
   if (failed(verify(*module)))
     return nullptr;
   return std::move(module);
