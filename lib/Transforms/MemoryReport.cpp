@@ -16,7 +16,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "memplan/Support/OutputFiles.h"
 
 #include <map>
 
@@ -224,16 +224,15 @@ struct MemoryReportPass
       functions.push_back(std::move(*memory));
     }
     if (!jsonFile.empty()) {
-      std::string error;
-      std::unique_ptr<llvm::ToolOutputFile> file =
-          openOutputFile(jsonFile, &error);
-      if (!file) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      writeJson(os, functions);
+      if (llvm::Error written =
+              ::memplan::writeOutputFiles({{jsonFile, std::move(text)}})) {
         emitError(getOperation().getLoc())
-            << "cannot write '" << jsonFile << "': " << error;
+            << llvm::toString(std::move(written));
         return signalPassFailure();
       }
-      writeJson(file->os(), functions);
-      file->keep();
     }
     markAllAnalysesPreserved();
   }

@@ -5,7 +5,8 @@
 #include "FunctionPlan.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "memplan/Support/OutputFiles.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace mlir::memplan {
 #define GEN_PASS_DEF_PLANOFFSETS
@@ -48,41 +49,54 @@ struct PlanOffsetsPass
     if (failedAny)
       return signalPassFailure();
 
-    if (!svgFile.empty())
-      for (const FunctionPlan &plan : plans)
-        if (failed(writeFile(svgPathFor(plan, plans.size()),
-                             [&](raw_ostream &os) { writePlanSvg(os, plan); })))
+    // The pictures and the report are written together or not at all.
+    std::vector<::memplan::OutputFile> outputs;
+    if (!svgFile.empty()) {
+      llvm::StringMap<FunctionOpInterface> byPath;
+      for (const FunctionPlan &plan : plans) {
+        std::string path = svgPathFor(plan, plans.size());
+        FunctionOpInterface function = plan.function;
+        auto [it, inserted] = byPath.try_emplace(path, function);
+        if (!inserted) {
+          InFlightDiagnostic diag =
+              function.emitError()
+              << "the pictures of @" << function.getName() << " and @"
+              << it->second.getName() << " would both be written to '"
+              << path << "'";
+          diag.attachNote(it->second.getLoc()) << "the other function";
           return signalPassFailure();
-
-    if (!reportFile.empty() &&
-        failed(writeFile(reportFile,
-                         [&](raw_ostream &os) { writePlanReport(os, plans); })))
+        }
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        writePlanSvg(os, plan);
+        outputs.push_back({path, std::move(text)});
+      }
+    }
+    if (!reportFile.empty()) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      writePlanReport(os, plans);
+      outputs.push_back({reportFile, std::move(text)});
+    }
+    if (llvm::Error written = ::memplan::writeOutputFiles(outputs)) {
+      emitError(module.getLoc()) << llvm::toString(std::move(written));
       return signalPassFailure();
+    }
   }
 
   /// The SVG file of `plan`: `svg` itself for a single function, else with
-  /// the function's name before the extension.
+  /// the function's name before the extension, made safe for a file name
+  /// (a symbol name may hold `/`, `..` or control characters).
   std::string svgPathFor(const FunctionPlan &plan, size_t count) {
     if (count == 1)
       return svgFile;
     StringRef path = svgFile;
     auto [stem, extension] = path.rsplit('.');
     FunctionOpInterface function = plan.function;
+    std::string name = ::memplan::sanitizeFileNamePart(function.getName());
     if (extension.empty() || stem.empty() || extension.contains('/'))
-      return (path + "." + function.getName()).str();
-    return (stem + "." + function.getName() + "." + extension).str();
-  }
-
-  LogicalResult writeFile(StringRef path,
-                          function_ref<void(raw_ostream &)> write) {
-    std::string error;
-    std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(path, &error);
-    if (!file)
-      return emitError(getOperation().getLoc())
-             << "cannot write '" << path << "': " << error;
-    write(file->os());
-    file->keep();
-    return success();
+      return (path + "." + name).str();
+    return (stem + "." + name + "." + extension).str();
   }
 
   std::optional<::memplan::Algorithm> chosen;

@@ -16,11 +16,11 @@
 #include "memplan/Planner/PlanSvg.h"
 #include "memplan/Planner/Search.h"
 #include "memplan/Planner/Validator.h"
+#include "memplan/Support/OutputFiles.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -76,26 +76,6 @@ static llvm::cl::opt<std::string>
     svgPath("svg", llvm::cl::desc("Also draw the plan as SVG to this file"),
             llvm::cl::value_desc("file"), llvm::cl::init(""),
             llvm::cl::cat(toolOptions));
-
-/// Writes `text` to `path`, keeping the file only if all of it was written.
-static bool writeTextFile(const std::string &path, const std::string &text,
-                          std::string &error) {
-  std::error_code ec;
-  llvm::ToolOutputFile output(path, ec, llvm::sys::fs::OF_None);
-  if (ec) {
-    error = "cannot write '" + path + "': " + ec.message();
-    return false;
-  }
-  output.os() << text;
-  output.os().flush();
-  if (output.os().has_error()) {
-    output.os().clear_error();
-    error = "cannot write '" + path + "'";
-    return false;
-  }
-  output.keep();
-  return true;
-}
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "memplan-plan: error: " << message << "\n";
@@ -157,18 +137,20 @@ int main(int argc, char **argv) {
     return fail("internal error: the plan failed validation: " +
                 invalid->message);
 
+  // The plan and its picture are written together or not at all.
+  std::vector<OutputFile> outputs;
   std::ostringstream planText;
   writePlanCsv(planText, csv, result.solution);
-  if (!writeTextFile(outputPath, planText.str(), error))
-    return fail(error);
+  outputs.push_back({outputPath, planText.str()});
   if (!svgPath.empty()) {
     std::ostringstream svgText;
     std::vector<SvgBufferInfo> info;
     writePlanSvg(svgText, csv.problem, result.solution, info,
                  std::string(inputPath) + " (" + algorithmName + ")");
-    if (!writeTextFile(svgPath, svgText.str(), error))
-      return fail(error);
+    outputs.push_back({svgPath, svgText.str()});
   }
+  if (llvm::Error written = writeOutputFiles(outputs))
+    return fail(llvm::toString(std::move(written)));
 
   uint64_t lowerBound = computeLowerBound(csv.problem);
   uint64_t arena = result.solution.arenaSize;

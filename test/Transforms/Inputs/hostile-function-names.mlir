@@ -1,0 +1,12 @@
+func.func @"../../escape"(%x: tensor<256xf32>) -> tensor<256xf32> {
+  %0 = memplan.gelu %x : tensor<256xf32>
+  return %0 : tensor<256xf32>
+}
+func.func @"line\0Abreak/.."(%x: tensor<256xf32>) -> tensor<256xf32> {
+  %0 = memplan.relu %x : tensor<256xf32>
+  return %0 : tensor<256xf32>
+}
+func.func @".."(%x: tensor<256xf32>) -> tensor<256xf32> {
+  %0 = memplan.relu %x : tensor<256xf32>
+  return %0 : tensor<256xf32>
+}
