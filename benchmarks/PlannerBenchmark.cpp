@@ -1,5 +1,9 @@
 //===- PlannerBenchmark.cpp - Planner speed and quality -------------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Time per plan for every algorithm on synthetic workloads of 1,000 to
 // 1,000,000 buffers, with the plan's quality as counters: arena / lower
 // bound (ratio) and the arena in MiB. Every plan is also checked by the

@@ -1,5 +1,9 @@
 //===- SearchBenchmark.cpp - Search against greedy on hard instances ------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // For packed instances (generatePackedProblem: a rectangle cut into buffers,
 // so the lower bound is reachable) and random ones, of 100 to 500 buffers:
 // the arena / lower bound of greedy-by-size, best-fit and search, how often

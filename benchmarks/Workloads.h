@@ -1,5 +1,11 @@
 //===- Workloads.h - Synthetic allocation problems for benchmarks -*- C++
 //-*-===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef MEMPLAN_BENCHMARKS_WORKLOADS_H
 #define MEMPLAN_BENCHMARKS_WORKLOADS_H

@@ -1,10 +1,15 @@
 //===- MemRefAliasModel.cpp - Which memref buffers may share bytes --------===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "memplan/Analysis/MemRefAliasModel.h"
 
 #include "memplan/Analysis/MemRefByteSize.h"
 #include "memplan/Analysis/RegionExecution.h"
-#include "llvm/Support/MathExtras.h"
 #include "mlir/Dialect/Bufferization/IR/BufferViewFlowOpInterface.h"
 #include "mlir/Dialect/Bufferization/Transforms/BufferViewFlowAnalysis.h"
 #include "mlir/IR/Matchers.h"
@@ -12,6 +17,7 @@
 #include "mlir/Interfaces/ShapedOpInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::memplan;

@@ -1,12 +1,18 @@
 //===- RegionExecution.cpp - How an op runs its regions -------------------===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "memplan/Analysis/RegionExecution.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -69,7 +75,8 @@ mlir::memplan::getStaticIterationSpace(Operation *op) {
     // int64_t fits in uint64_t.
     uint64_t count = 0;
     if (*upper > *lower) {
-      uint64_t span = static_cast<uint64_t>(*upper) - static_cast<uint64_t>(*lower);
+      uint64_t span =
+          static_cast<uint64_t>(*upper) - static_cast<uint64_t>(*lower);
       count = llvm::divideCeil(span, static_cast<uint64_t>(*step));
     }
     bool overflowed = false;

@@ -1,5 +1,9 @@
 //===- BestFit.cpp - Decreasing size, least leftover ----------------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // XLA's heap simulator (GlobalDecreasingSizeBestFitHeap, spatial order):
 // buffers by decreasing size, ties broken by the longer lifetime first, each
 // into the free chunk that leaves the least space unused. It differs from

@@ -1,5 +1,9 @@
 //===- BufferOrder.h - Orders in which planners take buffers ----*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Internal to the planner library.
 //
 //===----------------------------------------------------------------------===//

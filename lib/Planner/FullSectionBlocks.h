@@ -1,6 +1,10 @@
 //===- FullSectionBlocks.h - Buffers that full sections tie together -*- C++
 //-*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Internal to the planner (used by the search). Where the sections on both
 // sides of a point of the schedule are full at a capacity (their live bytes
 // equal it), no byte is free there in any plan within that capacity, so the

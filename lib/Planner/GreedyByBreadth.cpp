@@ -1,5 +1,9 @@
 //===- GreedyByBreadth.cpp - Greedy by breadth offset planning ------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Pisarchyk & Lee (2020), offset calculation "greedy by breadth": visit the
 // schedule positions in decreasing order of their breadth (the bytes live
 // there), and at each place its not yet placed buffers by decreasing size,

@@ -1,5 +1,9 @@
 //===- GreedyBySize.cpp - Greedy by size offset planning ------------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Pisarchyk & Lee, "Efficient Memory Management for Deep Neural Net
 // Inference" (2020), offset calculation as in TFLite: buffers by decreasing
 // size (ties: earlier start first), each into the smallest gap that fits

@@ -1,5 +1,9 @@
 //===- IntervalStabber.h - Which intervals cover a slot ---------*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Internal to the planner. A segment tree over the slots of a TimeAxis: an
 // interval of slots [first, last) is stored at O(log slots) canonical nodes,
 // and the intervals covering one slot are those stored on the path from that

@@ -1,6 +1,10 @@
 //===- OffsetPlacement.h - Best-gap placement among placed buffers -*- C++
 //-*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Internal to the planner: the machinery shared by the offset algorithms that
 // place buffers one at a time (greedy-by-size, greedy-by-breadth, best-fit).
 // For a buffer, it finds the already placed buffers whose lifetimes intersect

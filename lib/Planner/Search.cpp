@@ -1,5 +1,9 @@
 //===- Search.cpp - Search for smaller arenas -----------------------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // planSearch: the best greedy plan first, then the decision procedure of
 // SkylineSearch.cpp ("is there a plan within C bytes?") on the problem with
 // sizes padded to the largest alignment, and on its reduction at full
@@ -144,9 +148,8 @@ PlanResult planSearchOnThisStack(const Problem &problem,
   // clock's range to its integer ticks is undefined behaviour.
   double seconds = options.seconds >= 0 ? options.seconds : 0.0;
   seconds = std::min(seconds, kMaxSearchSeconds);
-  budget.deadline =
-      started + std::chrono::duration_cast<SearchClock::duration>(
-                    std::chrono::duration<double>(seconds));
+  budget.deadline = started + std::chrono::duration_cast<SearchClock::duration>(
+                                  std::chrono::duration<double>(seconds));
   budget.nodeLimit = options.nodeLimit;
   // Side by side on two threads only without a node limit: which search
   // decides first depends on timing.

@@ -1,5 +1,9 @@
 //===- SearchBudget.h - Time and node budgets of a search -------*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Internal to the planner: what Search.cpp and SkylineSearch.cpp share.
 // A search stops when its wall-clock deadline passes or its node limit is
 // reached; the node limit makes results reproducible exactly.

@@ -1,5 +1,9 @@
 //===- SharedObjects.cpp - Buffers share whole objects --------------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Pisarchyk & Lee (2020), "greedy by size for shared objects": buffers by
 // decreasing size; each goes into the existing object that is free for its
 // whole lifetime and whose size is the smallest at least as large as the

@@ -1,5 +1,9 @@
 //===- SkylineSearch.cpp - Is there a plan within C bytes? ----------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The decision problem "is there a plan with an arena of at most C bytes?"
 // is solved by depth-first branch and bound over canonical placements (after
 // the idea of MiniMalloc, Moffitt 2023):

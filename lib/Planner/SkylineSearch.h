@@ -1,5 +1,9 @@
 //===- SkylineSearch.h - Is there a plan within C bytes? --------*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Internal to the planner: the decision procedure of the search (depth-first
 // branch and bound over canonical placements; see SkylineSearch.cpp), used
 // by planSearch (Search.cpp).

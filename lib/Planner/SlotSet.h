@@ -1,5 +1,9 @@
 //===- SlotSet.h - A set of slots with fast successor queries ---*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Internal to the planner. A fixed-size set of integers in [0, size) as a
 // two-level bitmap: insert is O(1) and findNext(x), the smallest member
 // >= x, looks at one word per level plus a scan of the summary, which is

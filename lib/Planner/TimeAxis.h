@@ -1,5 +1,9 @@
 //===- TimeAxis.h - Compressed schedule positions ---------------*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Internal to the planner. Maps the distinct start/end positions of a problem
 // to dense ranks 0..size()-1, so that per-position arrays stay as small as
 // the problem whatever the positions' magnitudes. Rank r stands for the slot

@@ -1,5 +1,9 @@
 //===- Validator.cpp - Independent check of a solution --------------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A sweep over time, written apart from the algorithms on purpose: events
 // sorted by position (a buffer leaves before another enters at the same
 // position, as lifetimes are half-open), and the live buffers kept in an

@@ -1,4 +1,10 @@
 //===- ArenaPacking.cpp - Which buffers go into which arena ---------------===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "ArenaPacking.h"
 
@@ -177,14 +183,13 @@ public:
           "packing");
       if (failed(solution))
         return failure();
-      group.offsets.assign(solution->offsets.begin(),
-                           solution->offsets.end());
+      group.offsets.assign(solution->offsets.begin(), solution->offsets.end());
       group.stride = llvm::alignTo(solution->arenaSize, group.alignment);
       group.lowerBound = ::memplan::computeLowerBound(problem);
       group.bytesWithoutReuse = ::memplan::computeBytesWithoutReuse(problem);
       bool overflowed = false;
-      uint64_t bytes = llvm::SaturatingMultiply(group.stride, group.iterations,
-                                                &overflowed);
+      uint64_t bytes =
+          llvm::SaturatingMultiply(group.stride, group.iterations, &overflowed);
       if (overflowed || bytes >= (uint64_t(1) << 62)) {
         for (unsigned index : members)
           leftAlone.emplace_back(
@@ -272,8 +277,8 @@ public:
   LogicalResult plan(DraftArena &draft) {
     PackedArena &arena = draft.arena;
     std::pair<Block *, std::vector<unsigned>> key = {
-        arena.block, std::vector<unsigned>(draft.items.begin(),
-                                           draft.items.end())};
+        arena.block,
+        std::vector<unsigned>(draft.items.begin(), draft.items.end())};
     if (auto known = plans.find(key); known != plans.end()) {
       int64_t begin = arena.begin, end = arena.end;
       draft = known->second;

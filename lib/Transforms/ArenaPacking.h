@@ -1,5 +1,9 @@
 //===- ArenaPacking.h - Which buffers go into which arena -------*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Internal to --memplan-pack-allocs: from the alias model's buffers to
 // arenas, before any IR changes.
 //
@@ -79,7 +83,7 @@ struct PackedArena {
   SmallVector<std::optional<unsigned>> slotsOf;
   uint64_t bytes = 0;
   uint64_t alignment = 1;
-  int64_t begin = 0, end = 0;     ///< live on [begin, end): ops of `block`
+  int64_t begin = 0, end = 0; ///< live on [begin, end): ops of `block`
   /// Of its buffers; the slots of a parallel loop count as their lower
   /// bound times the iterations.
   uint64_t lowerBound = 0;

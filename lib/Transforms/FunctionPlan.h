@@ -1,5 +1,9 @@
 //===- FunctionPlan.h - Plan one function -----------------------*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Internal to the passes: liveness -> problem -> algorithm -> validator, for
 // one function, with every failure reported as a diagnostic.
 //

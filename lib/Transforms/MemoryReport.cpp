@@ -1,5 +1,9 @@
 //===- MemoryReport.cpp - --memplan-memory-report -------------------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Every byte a planned function needs, by role: what is outside the arena
 // (arguments by memplan.role, outputs) and what is inside it (activations,
 // scratch, gradients), from the plan written in the IR.
@@ -11,12 +15,12 @@
 #include "memplan/Dialect/MemPlan/IR/MemPlanInterfaces.h"
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
 #include "memplan/Dialect/MemPlan/IR/TypeByteSize.h"
+#include "memplan/Support/OutputFiles.h"
 #include "memplan/Transforms/PlanVerification.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/JSON.h"
-#include "memplan/Support/OutputFiles.h"
 
 #include <map>
 

@@ -1,11 +1,17 @@
 //===- PlanOffsets.cpp - --plan-offsets -----------------------------------===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "memplan/Transforms/Passes.h"
 
 #include "FunctionPlan.h"
+#include "memplan/Support/OutputFiles.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/FileUtilities.h"
-#include "memplan/Support/OutputFiles.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace mlir::memplan {
@@ -58,11 +64,11 @@ struct PlanOffsetsPass
         FunctionOpInterface function = plan.function;
         auto [it, inserted] = byPath.try_emplace(path, function);
         if (!inserted) {
-          InFlightDiagnostic diag =
-              function.emitError()
-              << "the pictures of @" << function.getName() << " and @"
-              << it->second.getName() << " would both be written to '"
-              << path << "'";
+          InFlightDiagnostic diag = function.emitError()
+                                    << "the pictures of @" << function.getName()
+                                    << " and @" << it->second.getName()
+                                    << " would both be written to '" << path
+                                    << "'";
           diag.attachNote(it->second.getLoc()) << "the other function";
           return signalPassFailure();
         }

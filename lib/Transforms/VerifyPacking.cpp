@@ -1,5 +1,9 @@
 //===- VerifyPacking.cpp - --memplan-verify-packing -----------------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // An independent check of packed memref IR. It is written apart from the
 // planner on purpose and shares none of its analysis: not MemRefAliasModel,
 // not ProgramOrder, not BufferViewFlowAnalysis, not MemRefByteSize. Where
@@ -30,11 +34,11 @@
 
 #include "mlir/Conversion/LLVMCommon/LoweringOptions.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
-#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -319,8 +323,7 @@ private:
                 "constants and induction variables of parallel loops of "
                 "static bounds times constants";
     if (form->constant < 0)
-      return op.emitError() << name(op.getResult())
-                            << " has a negative offset";
+      return op.emitError() << name(op.getResult()) << " has a negative offset";
     uint64_t offset = form->constant;
     view.constant = form->constant;
     // The furthest iteration adds sum(coefficient * (count - 1)).
@@ -340,15 +343,15 @@ private:
         furthest = llvm::SaturatingAdd(furthest, static_cast<uint64_t>(*reach),
                                        &overflowed);
       if (overflowed)
-        return op.emitError() << name(op.getResult())
-                              << " has offsets past 2^63 bytes";
+        return op.emitError()
+               << name(op.getResult()) << " has offsets past 2^63 bytes";
       view.terms.push_back({iv, coefficient, dimension.count});
     }
-    llvm::sort(view.terms, [](const CheckedView::Term &a,
-                              const CheckedView::Term &b) {
-      return a.inductionVar.getAsOpaquePointer() <
-             b.inductionVar.getAsOpaquePointer();
-    });
+    llvm::sort(view.terms,
+               [](const CheckedView::Term &a, const CheckedView::Term &b) {
+                 return a.inductionVar.getAsOpaquePointer() <
+                        b.inductionVar.getAsOpaquePointer();
+               });
     uint64_t elements = 1;
     unsigned dynamic = 0;
     for (int64_t dim : type.getShape()) {
@@ -553,7 +556,8 @@ private:
     llvm::sort(sorted, [](const auto &a, const auto &b) {
       return a.coefficient < b.coefficient;
     });
-    if (!sorted.empty() && static_cast<uint64_t>(sorted.front().coefficient) < span)
+    if (!sorted.empty() &&
+        static_cast<uint64_t>(sorted.front().coefficient) < span)
       return false;
     for (size_t i = 1; i < sorted.size(); ++i) {
       std::optional<int64_t> extent =
@@ -774,11 +778,10 @@ private:
     if (a.terms != b.terms)
       return conflict("their offsets move differently with the iterations");
     uint64_t low = std::min(a.begin, b.begin);
-    uint64_t high =
-        std::max(a.constant + a.size, b.constant + b.size);
+    uint64_t high = std::max(a.constant + a.size, b.constant + b.size);
     if (!slotsAreDisjoint(a.terms, high - low))
-      return conflict("their slots are closer than the " +
-                      Twine(high - low) + " bytes they span");
+      return conflict("their slots are closer than the " + Twine(high - low) +
+                      " bytes they span");
     // The same iteration: fixed offsets.
     if (a.constant + a.size <= static_cast<uint64_t>(b.constant) ||
         b.constant + b.size <= static_cast<uint64_t>(a.constant))

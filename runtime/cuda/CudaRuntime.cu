@@ -1,5 +1,9 @@
 //===- CudaRuntime.cu - The runtime interface on a CUDA GPU ---------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Matmuls through cuBLAS (cublasGemmStridedBatchedEx) on the workspace the
 // caller carves from the arena; everything else as the kernels below. No
 // function here allocates device memory: mprt_create allocates one int (an

@@ -1,5 +1,9 @@
 //===- ElementAccess.h - Loading and storing any dtype as float -*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Internal to the host runtime: the reference kernels compute in float (in
 // double for integer casts) and convert at the edges, with IEEE
 // round-to-nearest-even for f16 and bf16, as CUDA's __float2half_rn and

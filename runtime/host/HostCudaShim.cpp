@@ -1,5 +1,9 @@
 //===- HostCudaShim.cpp - cudaMalloc and friends on the CPU ---------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The few CUDA runtime calls generated code makes, served from the heap. The
 // "device" has 16 GiB; cudaMemGetInfo reports what generated code holds.
 //

@@ -1,5 +1,9 @@
 //===- HostRuntime.cpp - Reference kernels on the CPU ---------------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The runtime interface of Runtime.h, implemented with plain loops. It is the
 // reference the CUDA runtime is compared with, and it lets generated code run
 // on a machine without a GPU. Single-threaded and deterministic: the same

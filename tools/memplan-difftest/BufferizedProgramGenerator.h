@@ -1,6 +1,10 @@
 //===- BufferizedProgramGenerator.h - Random bufferized programs -*- C++
 //-*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Writes random programs in the style of bufferized upstream IR, to be
 // packed, lowered and run: the oracle is the same program run unpacked.
 //

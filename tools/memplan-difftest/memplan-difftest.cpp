@@ -1,5 +1,9 @@
 //===- memplan-difftest.cpp - Differential execution of packed programs ---===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Generates random bufferized programs (BufferizedProgramGenerator.h), packs
 // each with every algorithm of --memplan-pack-allocs, checks each packing
 // with --memplan-verify-packing, lowers it to LLVM and runs it with MLIR's

@@ -1,4 +1,10 @@
 //===- GraphBuilder.cpp - Build memplan graphs, with a backward pass ------===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "GraphBuilder.h"
 

@@ -1,6 +1,10 @@
 //===- GraphBuilder.h - Build memplan graphs, with a backward pass -*- C++
 //-*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Creates one func.func of memplan ops through MLIR builders (every op is
 // verified), computing result types from operand shapes. Arguments carry
 // their role and name (memplan.role, memplan.name) for the memory report.

@@ -1,5 +1,9 @@
 //===- ModelConfig.cpp - Shapes of real transformer models ----------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // GPT-2 (Radford et al. 2019; Hugging Face configs), LLaMA (Touvron et al.
 // 2023; LLaMA-2 70B with 8 key/value heads), BERT (Devlin et al. 2019).
 //

@@ -1,4 +1,10 @@
 //===- ModelConfig.h - Shapes of real transformer models --------*- C++ -*-===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef MEMPLAN_TOOLS_MEMPLANGEN_MODELCONFIG_H
 #define MEMPLAN_TOOLS_MEMPLANGEN_MODELCONFIG_H

@@ -1,5 +1,9 @@
 //===- TransformerGenerator.cpp - GPT-2, LLaMA and BERT graphs ------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // One function per invocation: the whole model (embeddings, every layer, the
 // head) for one step. Prefill runs the prompt; decode runs one new token per
 // sequence against per-layer KV caches (arguments, written in place); train

@@ -1,4 +1,10 @@
 //===- TransformerGenerator.h - GPT-2, LLaMA and BERT graphs ----*- C++ -*-===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef MEMPLAN_TOOLS_MEMPLANGEN_TRANSFORMERGENERATOR_H
 #define MEMPLAN_TOOLS_MEMPLANGEN_TRANSFORMERGENERATOR_H

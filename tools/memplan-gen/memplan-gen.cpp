@@ -1,5 +1,9 @@
 //===- memplan-gen.cpp - Generate transformer graphs ----------------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 //   memplan-gen --model llama-70b --mode prefill --seq 4096 -o llama70b.mlir
 //
 // Writes a memplan graph of a real model's shapes: GPT-2 (small to xl),

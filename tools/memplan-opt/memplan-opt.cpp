@@ -1,5 +1,9 @@
 //===- memplan-opt.cpp - The memplan optimizer driver ---------------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // mlir-opt with memplan added: every upstream dialect, dialect extension and
 // pass that mlir-opt 22 registers, plus the memplan dialect, its passes and
 // pipelines. A whole upstream pipeline (bufferization, deallocation,

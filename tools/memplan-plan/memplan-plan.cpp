@@ -1,5 +1,9 @@
 //===- memplan-plan.cpp - Plan a CSV of buffers ---------------------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 //   memplan-plan --input buffers.csv --output plan.csv
 //                [--algorithm greedy-by-size] [--alignment N]
 //

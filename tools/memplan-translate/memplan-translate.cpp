@@ -1,5 +1,9 @@
 //===- memplan-translate.cpp - memplan translations -----------------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 //   memplan-translate --memplan-to-cuda planned.mlir -o model.cu
 //
 //===----------------------------------------------------------------------===//

@@ -1,4 +1,10 @@
 //===- BufferLivenessTest.cpp - Lifetimes from IR -------------------------===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "memplan/Analysis/BufferLiveness.h"
 

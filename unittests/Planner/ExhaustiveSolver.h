@@ -1,5 +1,9 @@
 //===- ExhaustiveSolver.h - The optimum of tiny problems --------*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A test oracle for the search, shared by the unit tests and the CSV fuzzer:
 // nothing in common with the search's algorithm, exponential, for problems
 // of a handful of buffers.

@@ -1,5 +1,9 @@
 //===- FullSectionBlocksTest.cpp - Blocks that full sections force --------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The reduction is internal to the planner (lib/Planner); its exactness is
 // also checked end to end by SearchTest against an exhaustive solver.
 //

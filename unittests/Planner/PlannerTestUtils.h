@@ -1,4 +1,10 @@
 //===- PlannerTestUtils.h - Helpers for planner tests -----------*- C++ -*-===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef MEMPLAN_UNITTESTS_PLANNER_PLANNERTESTUTILS_H
 #define MEMPLAN_UNITTESTS_PLANNER_PLANNERTESTUTILS_H

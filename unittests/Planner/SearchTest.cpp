@@ -1,4 +1,10 @@
 //===- SearchTest.cpp - Search reaches the optimum ------------------------===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #include "ExhaustiveSolver.h"
 #include "PlannerTestUtils.h"
@@ -255,8 +261,6 @@ TEST(Search, ThroughPlanDispatch) {
   EXPECT_EQ(parseAlgorithm("search"), Algorithm::Search);
 }
 
-
-
 // Budgets outside [0, kMaxSearchSeconds] reach the library unchecked from
 // any caller: infinity or 1e300 seconds once overflowed the deadline's
 // integer ticks (undefined behaviour, flagged by UBSan in the sanitizer
@@ -264,8 +268,8 @@ TEST(Search, ThroughPlanDispatch) {
 // budget ends the search, and the plan is valid.
 TEST(Search, ClampsBudgetsOutsideItsRange) {
   Problem problem = generateRandomProblem(7, 40, 20, 6, 64);
-  for (double seconds : {std::numeric_limits<double>::infinity(), 1e300,
-                         -1.0, std::numeric_limits<double>::quiet_NaN(),
+  for (double seconds : {std::numeric_limits<double>::infinity(), 1e300, -1.0,
+                         std::numeric_limits<double>::quiet_NaN(),
                          -std::numeric_limits<double>::infinity()}) {
     SearchOptions options;
     options.seconds = seconds;

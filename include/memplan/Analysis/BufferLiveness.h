@@ -1,6 +1,10 @@
 //===- BufferLiveness.h - Lifetimes of the tensors of a function -*- C++
 //-*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Turns the body of a function into a planner Problem.
 //
 // * Positions are op indices in the body's single block. A value defined at

@@ -1,5 +1,8 @@
-//===- MemRefAliasModel.h - Which memref buffers may share bytes -*- C++
-//-*-===//
+//===- MemRefAliasModel.h - Buffers that may share bytes ------ -*- C++ -*-===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The one model of memref aliasing and escape that every memplan pass
 // planning memrefs uses. A memref.alloc buffer may share bytes with another

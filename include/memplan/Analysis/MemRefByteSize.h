@@ -1,6 +1,10 @@
 //===- MemRefByteSize.h - Bytes of a memref as the lowering stores it -*- C++
 //-*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The memref path plans the bytes the LLVM lowering addresses, not packed
 // bits: one element takes its size in the DataLayout rounded up to its ABI
 // alignment (the LLVM "alloc size"), so i1 and i4 take one byte each and

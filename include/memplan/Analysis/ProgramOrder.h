@@ -1,5 +1,9 @@
 //===- ProgramOrder.h - Positions of every op of a function -----*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A function's ops numbered in pre-order, nested regions included: an op
 // that holds regions spans [begin, end), which covers every op inside it, so
 // the ops of a loop body or of both branches of an scf.if lie inside the

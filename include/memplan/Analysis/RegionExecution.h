@@ -1,5 +1,9 @@
 //===- RegionExecution.h - How an op runs its regions -----------*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Whether memplan may reason about the regions of an op, and how: a buffer
 // allocated in a region shares bytes with others only when every op around
 // it runs its regions one execution at a time, and a use inside a region

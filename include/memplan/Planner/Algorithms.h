@@ -1,5 +1,9 @@
 //===- Algorithms.h - Offset planning algorithms ----------------*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Every algorithm is a function Problem -> Solution. None of them is trusted:
 // tests check every result with validateSolution (Validator.h).
 //

@@ -1,5 +1,9 @@
 //===- CsvFormat.h - Buffers as CSV -----------------------------*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The CSV format of the public static-allocation benchmark suites: a header
 // `id,lower,upper,size` (columns in any order, plus an optional `alignment`),
 // then one row per buffer, live on the half-open interval [lower, upper).

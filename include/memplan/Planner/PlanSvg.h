@@ -1,5 +1,9 @@
 //===- PlanSvg.h - A plan as an SVG picture ---------------------*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // x = position in the schedule, y = offset in the arena: one rectangle per
 // buffer, coloured by its category (the op kind that made it, or a size
 // class), with the lower bound and the arena marked and a legend. Every

@@ -1,5 +1,9 @@
 //===- Problem.h - The static memory allocation problem ---------*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Plain C++17, no MLIR: the planner core can be used on its own (see
 // memplan-plan) and is tested on its own.
 //

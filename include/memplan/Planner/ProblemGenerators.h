@@ -1,5 +1,9 @@
 //===- ProblemGenerators.h - Allocation problems for tests and benchmarks -===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Deterministic (seeded) generators of allocation problems: random ones, and
 // constructed ones whose optimum is known because a perfect packing exists.
 //

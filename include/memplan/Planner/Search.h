@@ -1,5 +1,9 @@
 //===- Search.h - Search for smaller arenas ---------------------*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Starts from the best of the greedy offset algorithms and searches for a
 // smaller arena by branch and bound over canonical placements (see
 // lib/Planner/SkylineSearch.cpp), within a wall-clock budget and a

@@ -1,5 +1,9 @@
 //===- Validator.h - Independent check of a solution ------------*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Proves a solution correct with its own code path (a sweep over time with an
 // ordered map of the live buffers by offset), sharing no data structure with
 // the algorithms: no two conflicting buffers overlap in memory, every offset

@@ -1,5 +1,9 @@
 //===- OutputFiles.h - Write every output or none ---------------*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Part of memplan. The tools and passes that write files beside their
 // main output (plans, SVG pictures, JSON reports) write them through here,
 // so that a failing run leaves no file half-written, replaced or behind:

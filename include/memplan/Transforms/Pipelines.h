@@ -1,5 +1,9 @@
 //===- Pipelines.h - memplan pass pipelines for other compilers -*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // How another MLIR compiler runs memplan: add its passes to a pass manager
 // with one call, or register the pipelines and name them on a command line.
 //

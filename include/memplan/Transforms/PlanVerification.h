@@ -1,5 +1,9 @@
 //===- PlanVerification.h - Prove a plan written in the IR ------*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // What --memplan-verify-plan runs on each function, for any consumer of a
 // plan (memplan-translate checks every plan before it writes code).
 //

@@ -1,5 +1,9 @@
 //===- TranslateToCuda.cpp - Planned graphs to CUDA C++ -------------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // One C function per planned function: every intermediate at
 // `base + offset` of the arena the planner sized, every kernel a call into
 // the memplan runtime whose status is checked. See docs/codegen.md.

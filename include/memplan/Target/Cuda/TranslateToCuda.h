@@ -1,5 +1,9 @@
 //===- TranslateToCuda.h - Planned graphs to CUDA C++ -----------*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // A direct emitter: reads the plan written by --plan-offsets (never plans
 // again), proves it with the validator, and writes C++ that calls the
 // memplan runtime (runtime/include/memplan/runtime/Runtime.h). See

@@ -1,5 +1,9 @@
 //===- MemPlanOps.cpp - memplan op verifiers and interfaces ---------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Every verifier names the offending operand and the shapes involved, so that
 // a user who wrote a wrong graph sees what to fix without reading this file.
 //

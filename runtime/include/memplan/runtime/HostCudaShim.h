@@ -1,4 +1,8 @@
 /*===- HostCudaShim.h - The CUDA runtime calls of generated code, on the CPU
+ *
+ * Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+ * See the LICENSE file at the root of the repository.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
  *-===*
  *
  * Generated code allocates its arena with cudaMalloc and reports memory with

@@ -1,4 +1,10 @@
 //===- MemPlanInterfaces.h - What the planner asks an op --------*- C++ -*-===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef MEMPLAN_DIALECT_MEMPLAN_IR_MEMPLANINTERFACES_H
 #define MEMPLAN_DIALECT_MEMPLAN_IR_MEMPLANINTERFACES_H

@@ -1,5 +1,9 @@
 //===- MemPlanInterfaces.td - What the planner asks an op --*- tablegen -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // The memory planner never looks at op names. It asks three questions through
 // this interface: does a result alias an operand (a view, no new memory), may a
 // result overwrite an operand that dies at this op (in-place reuse), and how

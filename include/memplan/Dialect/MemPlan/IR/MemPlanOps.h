@@ -1,4 +1,10 @@
 //===- MemPlanOps.h - memplan ops -------------------------------*- C++ -*-===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef MEMPLAN_DIALECT_MEMPLAN_IR_MEMPLANOPS_H
 #define MEMPLAN_DIALECT_MEMPLAN_IR_MEMPLANOPS_H

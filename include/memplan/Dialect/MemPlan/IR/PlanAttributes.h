@@ -1,5 +1,9 @@
 //===- PlanAttributes.h - Where a plan is written in the IR -----*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // --plan-offsets writes its plan as discardable attributes of the memplan
 // dialect, which the dialect verifies
 // (MemPlanDialect::verifyOperationAttribute) and --memplan-verify-plan and

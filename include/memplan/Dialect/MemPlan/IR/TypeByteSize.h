@@ -1,5 +1,9 @@
 //===- TypeByteSize.h - Bytes a shaped value occupies -----------*- C++ -*-===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // How many bytes a statically shaped tensor or memref occupies in memory,
 // with every failure told apart so that callers can say exactly what is wrong:
 // a dynamic shape, an element type without a size, or a count that does not
