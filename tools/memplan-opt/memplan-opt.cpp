@@ -8,7 +8,8 @@
 // pass that mlir-opt 22 registers, plus the memplan dialect, its passes and
 // pipelines. A whole upstream pipeline (bufferization, deallocation,
 // lowering) and memplan's passes run in one invocation, and any IR that
-// mlir-opt reads, memplan-opt reads.
+// mlir-opt reads, memplan-opt reads. Built with memplan's tests, it also
+// registers the test passes of test/lib (--memplan-print-liveness).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,8 +21,15 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#ifdef MEMPLAN_INCLUDE_TESTS
+#include "TestPasses.h"
+#endif
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+#ifdef MEMPLAN_INCLUDE_TESTS
+  mlir::memplan::test::registerTestPasses();
+#endif
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

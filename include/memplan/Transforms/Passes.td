@@ -223,17 +223,4 @@ def MemoryReport : Pass<"memplan-memory-report", "::mlir::ModuleOp"> {
   ];
 }
 
-def PrintLiveness : Pass<"memplan-print-liveness", "::mlir::ModuleOp"> {
-  let summary = "Print the lifetime of every buffer (for tests)";
-  let description = [{
-    Prints, for every function, one line per external value and per arena
-    buffer: the value, its bytes, and its live interval [first, end) in op
-    positions, with the views and in-place results that share it.
-  }];
-  let options = [
-    Option<"inPlace", "in-place", "bool", "true",
-           "Share buffers in place as --plan-offsets does">,
-  ];
-}
-
 #endif // MEMPLAN_TRANSFORMS_PASSES_TD

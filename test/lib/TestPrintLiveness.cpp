@@ -1,22 +1,24 @@
-//===- PrintLiveness.cpp - --memplan-print-liveness -----------------------===//
+//===- TestPrintLiveness.cpp - --memplan-print-liveness -------------------===//
 //
 // Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
 // See the LICENSE file at the root of the repository.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
+//
+// A test pass, linked into memplan-opt only where memplan's tests are built
+// (not part of any library memplan installs): it prints the lifetime of
+// every buffer that BufferLiveness computes, for lit tests to pin.
+//
 //===----------------------------------------------------------------------===//
 
-#include "memplan/Transforms/Passes.h"
+#include "TestPasses.h"
 
 #include "memplan/Analysis/BufferLiveness.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/raw_ostream.h"
-
-namespace mlir::memplan {
-#define GEN_PASS_DEF_PRINTLIVENESS
-#include "memplan/Transforms/Passes.h.inc"
-} // namespace mlir::memplan
 
 using namespace mlir;
 using namespace mlir::memplan;
@@ -24,8 +26,21 @@ using namespace mlir::memplan;
 namespace {
 
 struct PrintLivenessPass
-    : public mlir::memplan::impl::PrintLivenessBase<PrintLivenessPass> {
-  using PrintLivenessBase::PrintLivenessBase;
+    : public PassWrapper<PrintLivenessPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PrintLivenessPass)
+
+  PrintLivenessPass() = default;
+  PrintLivenessPass(const PrintLivenessPass &other) : PassWrapper(other) {}
+
+  StringRef getArgument() const final { return "memplan-print-liveness"; }
+  StringRef getDescription() const final {
+    return "Print the lifetime of every buffer (a test pass)";
+  }
+
+  Option<bool> inPlace{*this, "in-place",
+                       llvm::cl::desc("Share buffers in place as "
+                                      "--plan-offsets does"),
+                       llvm::cl::init(true)};
 
   void runOnOperation() override {
     raw_ostream &os = llvm::outs();
@@ -78,3 +93,7 @@ struct PrintLivenessPass
 };
 
 } // namespace
+
+void mlir::memplan::test::registerTestPasses() {
+  PassRegistration<PrintLivenessPass>();
+}
