@@ -80,11 +80,11 @@ struct CheckedView {
   /// A parallel loop whose iterations all get this one view of an arena
   /// from outside the loop, if any.
   Operation *sharedBy = nullptr;
-  /// Its offset: `constant` plus, for each term, a coefficient times the
-  /// number of the iteration of a parallel loop's dimension (0, 1, ...,
-  /// count - 1). Terms are sorted by induction variable; [begin, end) is
-  /// the hull over all iterations.
-  int64_t constant = 0;
+  /// Its offset: `begin` (the offset in the first iteration) plus, for
+  /// each term, a coefficient (never negative) times the number of the
+  /// iteration of a parallel loop's dimension (0, 1, ..., count - 1). Terms
+  /// are sorted by induction variable; [begin, end) is the hull over all
+  /// iterations, and `size` the bytes of one.
   uint64_t size = 0;
   struct Term {
     Value inductionVar;
@@ -325,7 +325,6 @@ private:
     if (form->constant < 0)
       return op.emitError() << name(op.getResult()) << " has a negative offset";
     uint64_t offset = form->constant;
-    view.constant = form->constant;
     // The furthest iteration adds sum(coefficient * (count - 1)).
     uint64_t furthest = 0;
     for (auto [iv, coefficient] : form->coefficients) {
@@ -778,13 +777,12 @@ private:
     if (a.terms != b.terms)
       return conflict("their offsets move differently with the iterations");
     uint64_t low = std::min(a.begin, b.begin);
-    uint64_t high = std::max(a.constant + a.size, b.constant + b.size);
+    uint64_t high = std::max(a.begin + a.size, b.begin + b.size);
     if (!slotsAreDisjoint(a.terms, high - low))
       return conflict("their slots are closer than the " + Twine(high - low) +
                       " bytes they span");
     // The same iteration: fixed offsets.
-    if (a.constant + a.size <= static_cast<uint64_t>(b.constant) ||
-        b.constant + b.size <= static_cast<uint64_t>(a.constant))
+    if (a.begin + a.size <= b.begin || b.begin + b.size <= a.begin)
       return success();
     return checkDisjointInTime(a, b);
   }
