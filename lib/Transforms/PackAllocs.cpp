@@ -81,6 +81,7 @@ struct PackAllocsPass
   }
 
   LogicalResult pack(FunctionOpInterface function, CallCaptureAnalysis &calls) {
+    slotStarts.clear();
     MemRefAliasModel model(function, calls);
     ArrayRef<AllocBuffer> buffers = model.getBuffers();
     for (const AllocBuffer &buffer : buffers)
@@ -230,16 +231,11 @@ struct PackAllocsPass
       builder.setInsertionPoint(alloc);
       Value offsetValue = arith::ConstantIndexOp::create(
           builder, alloc.getLoc(), static_cast<int64_t>(offset));
-      if (slots) {
+      if (slots)
         // In the slot of this iteration: offset + k * stride.
-        const IterationSlots &group = packing.slots[*slots];
-        Value stride = arith::ConstantIndexOp::create(
-            builder, alloc.getLoc(), static_cast<int64_t>(group.stride));
-        Value skip = arith::MulIOp::create(
-            builder, alloc.getLoc(), getIterationNumber(group.loop), stride);
-        offsetValue =
-            arith::AddIOp::create(builder, alloc.getLoc(), offsetValue, skip);
-      }
+        offsetValue = arith::AddIOp::create(
+            builder, alloc.getLoc(), offsetValue,
+            getSlotStart(*slots, packing.slots[*slots]));
       Value view = memref::ViewOp::create(builder, alloc.getLoc(),
                                           alloc.getType(), arenaValue,
                                           offsetValue, alloc.getDynamicSizes());
@@ -285,6 +281,26 @@ struct PackAllocsPass
     }
     it->second = number;
     return number;
+  }
+
+  /// Where the slot of the current iteration of `group` starts in its
+  /// slots, k * stride: computed once, after the iteration number.
+  Value getSlotStart(unsigned index, const IterationSlots &group) {
+    auto [it, inserted] = slotStarts.try_emplace(index, Value());
+    if (!inserted)
+      return it->second;
+    Value number = getIterationNumber(group.loop);
+    OpBuilder builder(number.getContext());
+    if (Operation *op = number.getDefiningOp())
+      builder.setInsertionPointAfter(op);
+    else
+      builder.setInsertionPointToStart(
+          cast<BlockArgument>(number).getOwner());
+    Location loc = group.loop->getLoc();
+    Value stride = arith::ConstantIndexOp::create(
+        builder, loc, static_cast<int64_t>(group.stride));
+    it->second = arith::MulIOp::create(builder, loc, number, stride);
+    return it->second;
   }
 
   /// The summary remark of each memory space.
@@ -376,8 +392,10 @@ struct PackAllocsPass
 
   std::optional<::memplan::Algorithm> chosen;
   ::memplan::SearchOptions search;
-  /// getIterationNumber's values, per parallel loop.
+  /// getIterationNumber's values, per parallel loop, and getSlotStart's,
+  /// per IterationSlots of the function being packed.
   DenseMap<Operation *, Value> iterationNumbers;
+  DenseMap<unsigned, Value> slotStarts;
 };
 
 } // namespace

@@ -63,15 +63,18 @@ func.func @forall_tiles(%x: memref<8x16xf32>, %y: memref<8x16xf32>) {
 // scf.parallel with constant bounds, a lower bound of 2, and a buffer of an
 // scf.for inside the body (it belongs to the parallel loop's slot). The
 // loop's slots alone make one arena: one allocation instead of one per
-// iteration.
+// iteration. Where the iteration's slot starts is computed once, at the
+// start of the body.
 // CHECK-LABEL: func.func @parallel_loop
 // CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<384xi8>
 // CHECK: scf.parallel (%[[I:.*]]) =
 // CHECK: %[[LB:.*]] = arith.constant 2 : index
 // CHECK: %[[K:.*]] = arith.subi %[[I]], %[[LB]] : index
-// CHECK: arith.muli %[[K]]
+// CHECK: %[[START:.*]] = arith.muli %[[K]], %{{.*}} : index
+// CHECK: arith.addi %{{.*}}, %[[START]] : index
 // CHECK: scf.for
-// CHECK: arith.muli %[[K]]
+// CHECK-NOT: arith.muli
+// CHECK: arith.addi %{{.*}}, %[[START]] : index
 // CHECK: memref.view %[[ARENA]]
 // expected-remark @+1 {{memplan: @parallel_loop: packed 2 allocations (384 bytes) into one arena of 384 bytes (lower bound 384 bytes, greedy-by-size); function peak 384 bytes, 384 bytes with every buffer freed at its last use}}
 func.func @parallel_loop(%x: memref<16xf32>, %n: index) {
