@@ -166,14 +166,16 @@ public:
       group.buffers = members;
       group.iterations = buffers[members.front()].iterations;
       ::memplan::Problem problem;
-      group.start = INT64_MAX;
-      group.end = INT64_MIN;
+      // The item lives where any of its buffers does.
+      Item item;
+      item.start = INT64_MAX;
+      item.end = INT64_MIN;
       for (unsigned index : members) {
         const AllocBuffer &buffer = buffers[index];
         uint64_t alignment = alignmentOf(buffer);
         group.alignment = std::max(group.alignment, alignment);
-        group.start = std::min(group.start, buffer.start);
-        group.end = std::max(group.end, buffer.end);
+        item.start = std::min(item.start, buffer.start);
+        item.end = std::max(item.end, buffer.end);
         problem.buffers.push_back(
             {*buffer.bytes, buffer.start, buffer.end, alignment});
       }
@@ -198,9 +200,6 @@ public:
                          "more");
         continue;
       }
-      Item item;
-      item.start = group.start;
-      item.end = group.end;
       item.bytes = bytes;
       item.alignment = group.alignment;
       item.home = loop->getBlock();
@@ -209,13 +208,6 @@ public:
       items.push_back(item);
     }
     return success();
-  }
-
-  /// The model indices of the buffers of an item.
-  ArrayRef<unsigned> buffersOf(const Item &item) const {
-    if (item.slots)
-      return slots[*item.slots].buffers;
-    return ArrayRef<unsigned>(*item.buffer);
   }
 
   /// The arenas of the `active` items, each in an arena of `arenaBlock[i]`:

@@ -67,7 +67,6 @@ struct IterationSlots {
   uint64_t alignment = 1;
   uint64_t lowerBound = 0;        ///< of one slot's buffers
   uint64_t bytesWithoutReuse = 0; ///< of one slot's buffers
-  int64_t start = 0, end = 0;     ///< where its buffers live
 };
 
 /// One arena and the buffers planned into it.
