@@ -16,16 +16,24 @@ namespace {
 struct AlgorithmInfo {
   Algorithm algorithm;
   std::string_view name;
+  std::string_view description;
   PlanResult (*run)(const Problem &);
 };
 
 constexpr AlgorithmInfo kAlgorithms[] = {
-    {Algorithm::Naive, "naive", planNaive},
-    {Algorithm::GreedyBySize, "greedy-by-size", planGreedyBySize},
-    {Algorithm::GreedyByBreadth, "greedy-by-breadth", planGreedyByBreadth},
-    {Algorithm::BestFit, "best-fit", planBestFit},
-    {Algorithm::SharedObjects, "shared-objects", planSharedObjects},
+    {Algorithm::Naive, "naive", "no reuse: buffers one after another",
+     planNaive},
+    {Algorithm::GreedyBySize, "greedy-by-size",
+     "largest buffer first, lowest fitting offset (the default)",
+     planGreedyBySize},
+    {Algorithm::GreedyByBreadth, "greedy-by-breadth",
+     "positions with the most live bytes first", planGreedyByBreadth},
+    {Algorithm::BestFit, "best-fit",
+     "largest buffer first, the gap it fills best", planBestFit},
+    {Algorithm::SharedObjects, "shared-objects", "buffers share whole objects",
+     planSharedObjects},
     {Algorithm::Search, "search",
+     "branch and bound from the best greedy plan, within a budget",
      [](const Problem &problem) { return planSearch(problem, {}); }},
 };
 
@@ -41,21 +49,15 @@ std::string_view memplan::getAlgorithmName(Algorithm algorithm) {
   return info(algorithm).name;
 }
 
+std::string_view memplan::getAlgorithmDescription(Algorithm algorithm) {
+  return info(algorithm).description;
+}
+
 std::optional<Algorithm> memplan::parseAlgorithm(std::string_view name) {
   for (const AlgorithmInfo &entry : kAlgorithms)
     if (entry.name == name)
       return entry.algorithm;
   return std::nullopt;
-}
-
-std::string memplan::getAlgorithmNameList() {
-  std::string list;
-  for (const AlgorithmInfo &entry : kAlgorithms) {
-    if (!list.empty())
-      list += ", ";
-    list += entry.name;
-  }
-  return list;
 }
 
 PlanResult memplan::plan(const Problem &problem, Algorithm algorithm,

@@ -75,28 +75,23 @@ FailureOr<::memplan::Solution> mlir::memplan::planAndValidate(
   return std::move(result.solution);
 }
 
-LogicalResult
-mlir::memplan::configurePlanner(MLIRContext *context, StringRef algorithmName,
-                                uint64_t alignment, double searchSeconds,
-                                uint64_t searchNodes, uint64_t capacity,
-                                std::optional<::memplan::Algorithm> &chosen,
-                                ::memplan::SearchOptions &search) {
-  chosen = ::memplan::parseAlgorithm(
-      std::string_view(algorithmName.data(), algorithmName.size()));
-  if (!chosen)
-    return emitError(UnknownLoc::get(context))
-           << "unknown algorithm '" << algorithmName
-           << "'; expected one of: " << ::memplan::getAlgorithmNameList();
+LogicalResult mlir::memplan::configurePlanner(
+    MLIRContext *context, StringRef passArgument,
+    ::memplan::Algorithm algorithm, uint64_t alignment, double searchSeconds,
+    uint64_t searchNodes, uint64_t capacity, ::memplan::SearchOptions &search) {
+  // Options have no place in the input; the error is located at the pass as
+  // it is spelt on the command line, and names the option.
+  Location location =
+      FileLineColLoc::get(StringAttr::get(context, "--" + passArgument), 0, 0);
   if (alignment == 0 || (alignment & (alignment - 1)))
-    return emitError(UnknownLoc::get(context))
+    return emitError(location)
            << "alignment must be a power of two, got " << alignment;
-  if (capacity && *chosen != ::memplan::Algorithm::Search)
-    return emitError(UnknownLoc::get(context))
-           << "capacity needs algorithm=search";
+  if (capacity && algorithm != ::memplan::Algorithm::Search)
+    return emitError(location) << "capacity needs algorithm=search";
   if (!::memplan::isValidSearchSeconds(searchSeconds)) {
     std::ostringstream got;
     got << searchSeconds;
-    return emitError(UnknownLoc::get(context))
+    return emitError(location)
            << "search-seconds must be a number of seconds from 0 to "
            << static_cast<uint64_t>(::memplan::kMaxSearchSeconds) << ", got "
            << got.str();

@@ -53,13 +53,15 @@ planAndValidate(FunctionOpInterface function, const ::memplan::Problem &problem,
                 const ::memplan::SearchOptions *search, StringRef action,
                 StringRef noun);
 
-/// Checks the options the planning passes share (an algorithm name, a power
-/// of two alignment, capacity only with search) and fills `chosen` and
-/// `search`. Emits an error and fails on a bad option.
-LogicalResult configurePlanner(MLIRContext *context, StringRef algorithmName,
+/// Checks the options the planning passes share (a power of two
+/// alignment, capacity only with search, a search budget in range) and
+/// fills `search`. Emits an error naming the pass and the option, and fails,
+/// on a bad value. (The algorithm needs no check: it is an enum option,
+/// refused where it is parsed.)
+LogicalResult configurePlanner(MLIRContext *context, StringRef passArgument,
+                               ::memplan::Algorithm algorithm,
                                uint64_t alignment, double searchSeconds,
                                uint64_t searchNodes, uint64_t capacity,
-                               std::optional<::memplan::Algorithm> &chosen,
                                ::memplan::SearchOptions &search);
 
 /// Writes the plan into the IR (see PlanAttributes.h), replacing any older

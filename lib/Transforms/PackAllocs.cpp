@@ -61,12 +61,8 @@ struct PackAllocsPass
   }
 
   LogicalResult initialize(MLIRContext *context) override {
-    if (arenaMode != "alloc" && arenaMode != "arg")
-      return emitError(UnknownLoc::get(context))
-             << "unknown arena-mode '" << arenaMode
-             << "'; expected 'alloc' or 'arg'";
-    return configurePlanner(context, algorithm, alignment, searchSeconds,
-                            searchNodes, capacity, chosen, search);
+    return configurePlanner(context, getArgument(), algorithm, alignment,
+                            searchSeconds, searchNodes, capacity, search);
   }
 
   void runOnOperation() override {
@@ -92,10 +88,10 @@ struct PackAllocsPass
       }
 
     PackingOptions options;
-    options.algorithm = *chosen;
+    options.algorithm = algorithm;
     options.alignment = alignment;
     options.search = &search;
-    options.wholeFunction = arenaMode == "arg";
+    options.wholeFunction = arenaMode == ArenaMode::Argument;
     FailureOr<FunctionPacking> packing = planPacking(function, model, options);
     if (failed(packing))
       return failure();
@@ -233,9 +229,9 @@ struct PackAllocsPass
           builder, alloc.getLoc(), static_cast<int64_t>(offset));
       if (slots)
         // In the slot of this iteration: offset + k * stride.
-        offsetValue = arith::AddIOp::create(
-            builder, alloc.getLoc(), offsetValue,
-            getSlotStart(*slots, packing.slots[*slots]));
+        offsetValue =
+            arith::AddIOp::create(builder, alloc.getLoc(), offsetValue,
+                                  getSlotStart(*slots, packing.slots[*slots]));
       Value view = memref::ViewOp::create(builder, alloc.getLoc(),
                                           alloc.getType(), arenaValue,
                                           offsetValue, alloc.getDynamicSizes());
@@ -294,8 +290,7 @@ struct PackAllocsPass
     if (Operation *op = number.getDefiningOp())
       builder.setInsertionPointAfter(op);
     else
-      builder.setInsertionPointToStart(
-          cast<BlockArgument>(number).getOwner());
+      builder.setInsertionPointToStart(cast<BlockArgument>(number).getOwner());
     Location loc = group.loop->getLoc();
     Value stride = arith::ConstantIndexOp::create(
         builder, loc, static_cast<int64_t>(group.stride));
@@ -361,7 +356,7 @@ struct PackAllocsPass
              << " allocation" << (count == 1 ? "" : "s") << " (" << withoutReuse
              << " bytes)";
       remark << spaceText;
-      if (arenaMode == "arg")
+      if (arenaMode == ArenaMode::Argument)
         remark << " into the arena argument of " << arenas.front()->bytes
                << " bytes";
       else if (arenas.size() == 1)
@@ -374,7 +369,7 @@ struct PackAllocsPass
         remark << " bytes, each live only over the stretch of its buffers";
       }
       remark << " (lower bound " << lowerBound << " bytes, "
-             << ::memplan::getAlgorithmName(*chosen).data();
+             << ::memplan::getAlgorithmName(algorithm).data();
       if (searched)
         remark << "; from " << startArena << " bytes (greedy), " << nodes
                << " search nodes" << (proven ? ", proven optimal" : "");
@@ -390,7 +385,6 @@ struct PackAllocsPass
                            MemRefLayoutAttrInterface(), arena.memorySpace);
   }
 
-  std::optional<::memplan::Algorithm> chosen;
   ::memplan::SearchOptions search;
   /// getIterationNumber's values, per parallel loop, and getSlotStart's,
   /// per IterationSlots of the function being packed.

@@ -17,36 +17,55 @@ using namespace mlir;
 using namespace mlir::memplan;
 
 void mlir::memplan::buildPlanOffsetsPipeline(
-    OpPassManager &pm, const PlanningPipelineOptions &options) {
-  PlanOffsetsOptions plan;
-  plan.algorithm = options.algorithm;
-  if (options.alignment)
-    plan.alignment = options.alignment;
-  plan.searchSeconds = options.searchSeconds;
-  pm.addPass(createPlanOffsets(plan));
+    OpPassManager &pm, const PlanOffsetsOptions &options) {
+  pm.addPass(createPlanOffsets(options));
   pm.addPass(createVerifyPlan());
 }
 
-void mlir::memplan::buildPackAllocsPipeline(
-    OpPassManager &pm, const PlanningPipelineOptions &options) {
-  PackAllocsOptions pack;
-  pack.algorithm = options.algorithm;
-  if (options.alignment)
-    pack.alignment = options.alignment;
-  pack.searchSeconds = options.searchSeconds;
-  pm.addPass(createPackAllocs(pack));
+void mlir::memplan::buildPackAllocsPipeline(OpPassManager &pm,
+                                            const PackAllocsOptions &options) {
+  pm.addPass(createPackAllocs(options));
   pm.addPass(createCanonicalizerPass());
 }
 
+/// Registers a pipeline whose textual options are those of its first pass:
+/// they are parsed by that pass itself, so the pipeline takes every option
+/// the pass takes, with the same defaults and the same errors, and no list
+/// of them is kept here. (PassPipelineRegistration<Options> would need the
+/// options declared a second time, in C++.)
+static void registerForwardingPipeline(StringRef argument,
+                                       StringRef description,
+                                       std::unique_ptr<Pass> (*createFirst)(),
+                                       void (*addRest)(OpPassManager &)) {
+  registerPassPipeline(
+      argument, description,
+      [createFirst,
+       addRest](OpPassManager &pm, StringRef options,
+                function_ref<LogicalResult(const Twine &)> errorHandler) {
+        std::unique_ptr<Pass> first = createFirst();
+        if (failed(first->initializeOptions(options, errorHandler)))
+          return failure();
+        pm.addPass(std::move(first));
+        addRest(pm);
+        return success();
+      },
+      // --help lists the options under the pass itself.
+      [](function_ref<void(const detail::PassOptions &)>) {});
+}
+
 void mlir::memplan::registerMemPlanPipelines() {
-  PassPipelineRegistration<PlanningPipelineOptions>(
+  registerForwardingPipeline(
       "memplan-plan-pipeline",
-      "Plan memplan graphs into one arena and prove the plan",
-      buildPlanOffsetsPipeline);
-  PassPipelineRegistration<PlanningPipelineOptions>(
+      "Plan memplan graphs into one arena and prove the plan (takes the "
+      "options of --plan-offsets)",
+      [] { return createPlanOffsets(); },
+      [](OpPassManager &pm) { pm.addPass(createVerifyPlan()); });
+  registerForwardingPipeline(
       "memplan-pack-pipeline",
-      "Pack the memref.alloc buffers of bufferized IR into one arena",
-      buildPackAllocsPipeline);
+      "Pack the memref.alloc buffers of bufferized IR into arenas (takes the "
+      "options of --memplan-pack-allocs)",
+      [] { return createPackAllocs(); },
+      [](OpPassManager &pm) { pm.addPass(createCanonicalizerPass()); });
 }
 
 void mlir::memplan::registerMemPlan(DialectRegistry &registry) {

@@ -30,8 +30,8 @@ struct PlanOffsetsPass
 
   /// Checks the options once, before any IR is touched.
   LogicalResult initialize(MLIRContext *context) override {
-    return configurePlanner(context, algorithm, alignment, searchSeconds,
-                            searchNodes, capacity, chosen, search);
+    return configurePlanner(context, getArgument(), algorithm, alignment,
+                            searchSeconds, searchNodes, capacity, search);
   }
 
   void runOnOperation() override {
@@ -43,7 +43,7 @@ struct PlanOffsetsPass
       if (function.isExternal())
         continue;
       FailureOr<FunctionPlan> plan =
-          planFunction(function, *chosen, alignment, inPlace, &search);
+          planFunction(function, algorithm, alignment, inPlace, &search);
       if (failed(plan)) {
         failedAny = true;
         continue;
@@ -105,7 +105,6 @@ struct PlanOffsetsPass
     return (stem + "." + name + "." + extension).str();
   }
 
-  std::optional<::memplan::Algorithm> chosen;
   ::memplan::SearchOptions search;
 };
 

@@ -1,11 +1,23 @@
 // Bad option values: one error each, a failing exit code, no output IR.
 
+// The algorithm and the arena mode are enum options: a misspelt value is
+// refused where the option is parsed, naming the option (--help lists the
+// values), by the passes and by the pipelines that take their options.
 // RUN: not memplan-opt %s --plan-offsets="algorithm=fastest" 2>&1 | FileCheck %s --check-prefix=ALGORITHM
-// ALGORITHM: error: unknown algorithm 'fastest'; expected one of: naive, greedy-by-size, greedy-by-breadth, best-fit, shared-objects, search
+// ALGORITHM: for the --algorithm option: Cannot find option named 'fastest'!
 // ALGORITHM-NOT: func.func @f(%arg0
+// RUN: not memplan-opt %s --memplan-plan-pipeline="algorithm=fastest" 2>&1 | FileCheck %s --check-prefix=ALGORITHM
+// RUN: not memplan-opt %s --memplan-pack-allocs="arena-mode=heap" 2>&1 | FileCheck %s --check-prefix=ARENA-MODE
+// ARENA-MODE: for the --arena-mode option: Cannot find option named 'heap'!
+
+// The other checks name the pass and the option.
+// RUN: not memplan-opt %s --memplan-pack-pipeline="alignment=3" 2>&1 | FileCheck %s --check-prefix=PIPELINE-ALIGNMENT
+// PIPELINE-ALIGNMENT: --memplan-pack-allocs:0:0: error: alignment must be a power of two, got 3
+// RUN: not memplan-opt %s --plan-offsets="capacity=64" 2>&1 | FileCheck %s --check-prefix=CAPACITY
+// CAPACITY: --plan-offsets:0:0: error: capacity needs algorithm=search
 
 // RUN: not memplan-opt %s --plan-offsets="alignment=48" 2>&1 | FileCheck %s --check-prefix=ALIGNMENT
-// ALIGNMENT: error: alignment must be a power of two, got 48
+// ALIGNMENT: --plan-offsets:0:0: error: alignment must be a power of two, got 48
 // ALIGNMENT-NOT: func.func @f(%arg0
 
 // RUN: not memplan-opt %s --plan-offsets="alignment=0" 2>&1 | FileCheck %s --check-prefix=ZERO

@@ -20,6 +20,7 @@
 #include "memplan/Planner/PlanSvg.h"
 #include "memplan/Planner/Search.h"
 #include "memplan/Planner/Validator.h"
+#include "memplan/Support/AlgorithmOption.h"
 #include "memplan/Support/OutputFiles.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -45,11 +46,10 @@ static llvm::cl::opt<std::string>
     outputPath("output", llvm::cl::desc("CSV of the plan to write"),
                llvm::cl::value_desc("file"), llvm::cl::Required,
                llvm::cl::cat(toolOptions));
-static llvm::cl::opt<std::string> algorithmName(
-    "algorithm",
-    llvm::cl::desc("naive, greedy-by-size (default), greedy-by-breadth, "
-                   "best-fit, shared-objects or search"),
-    llvm::cl::init("greedy-by-size"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<Algorithm>
+    algorithm("algorithm", llvm::cl::desc("Offset algorithm"),
+              llvm::cl::init(Algorithm::GreedyBySize), algorithmValues(),
+              llvm::cl::cat(toolOptions));
 static llvm::cl::opt<uint64_t> minimumAlignment(
     "alignment",
     llvm::cl::desc("Align every offset to at least this many bytes (a power "
@@ -92,10 +92,6 @@ int main(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "memplan-plan: plan a CSV of buffers\n");
 
-  std::optional<Algorithm> algorithm = parseAlgorithm(algorithmName);
-  if (!algorithm)
-    return fail("unknown algorithm '" + algorithmName +
-                "'; expected one of: " + getAlgorithmNameList());
   if (minimumAlignment == 0 || (minimumAlignment & (minimumAlignment - 1)))
     return fail("--alignment must be a power of two, got " +
                 llvm::Twine(minimumAlignment.getValue()));
@@ -110,7 +106,7 @@ int main(int argc, char **argv) {
   for (Buffer &buffer : csv.problem.buffers)
     buffer.alignment = std::max<uint64_t>(buffer.alignment, minimumAlignment);
 
-  if (capacity.getNumOccurrences() && *algorithm != Algorithm::Search)
+  if (capacity.getNumOccurrences() && algorithm != Algorithm::Search)
     return fail("--capacity needs --algorithm search");
   if (!isValidSearchSeconds(searchSeconds)) {
     std::ostringstream got;
@@ -130,7 +126,7 @@ int main(int argc, char **argv) {
   if (capacity.getNumOccurrences())
     search.capacity = capacity.getValue();
   auto begin = std::chrono::steady_clock::now();
-  PlanResult result = plan(csv.problem, *algorithm, &search);
+  PlanResult result = plan(csv.problem, algorithm, &search);
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
           .count();
@@ -150,7 +146,8 @@ int main(int argc, char **argv) {
     std::ostringstream svgText;
     std::vector<SvgBufferInfo> info;
     writePlanSvg(svgText, csv.problem, result.solution, info,
-                 std::string(inputPath) + " (" + algorithmName + ")");
+                 std::string(inputPath) + " (" +
+                     std::string(getAlgorithmName(algorithm)) + ")");
     outputs.push_back({svgPath, svgText.str()});
   }
   if (llvm::Error written = writeOutputFiles(outputs))
@@ -172,7 +169,7 @@ int main(int argc, char **argv) {
     llvm::outs() << ", from " << summary->startArena << " greedy, "
                  << summary->nodes << " nodes"
                  << (summary->provenOptimal ? ", proven optimal" : "");
-  llvm::outs() << " (" << algorithmName << ")\n";
+  llvm::outs() << " (" << getAlgorithmName(algorithm) << ")\n";
   if (const auto &summary = result.solution.search;
       summary && !summary->capacityMet) {
     llvm::errs() << "memplan-plan: no plan within " << capacity.getValue()

@@ -39,7 +39,8 @@ inline Solution planAndValidate(const Problem &problem, Algorithm algorithm) {
   return result.solution;
 }
 
-constexpr Algorithm kAllAlgorithms[] = {
+/// The algorithms that run without a budget (the search has its own tests).
+constexpr Algorithm kAlgorithmsButSearch[] = {
     Algorithm::Naive, Algorithm::GreedyBySize, Algorithm::GreedyByBreadth,
     Algorithm::BestFit, Algorithm::SharedObjects};
 

@@ -29,12 +29,17 @@ enum class Algorithm {
   Search,          ///< branch and bound from the best greedy plan (Search.h)
 };
 
+/// Every algorithm, in the order help texts list them.
+constexpr Algorithm kAllAlgorithms[] = {
+    Algorithm::Naive,   Algorithm::GreedyBySize,  Algorithm::GreedyByBreadth,
+    Algorithm::BestFit, Algorithm::SharedObjects, Algorithm::Search};
+
 /// The option spelling: "naive", "greedy-by-size", ...
 std::string_view getAlgorithmName(Algorithm algorithm);
+/// One line on what the algorithm does, for help texts.
+std::string_view getAlgorithmDescription(Algorithm algorithm);
 /// The algorithm with that spelling, if any.
 std::optional<Algorithm> parseAlgorithm(std::string_view name);
-/// Every spelling, comma separated, for help texts and diagnostics.
-std::string getAlgorithmNameList();
 
 /// A solution, or why there is none (an invalid problem, or an arena that
 /// would not fit in 64 bits).

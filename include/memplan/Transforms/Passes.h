@@ -10,6 +10,7 @@
 #define MEMPLAN_TRANSFORMS_PASSES_H
 
 #include "memplan/Dialect/MemPlan/IR/MemPlanDialect.h"
+#include "memplan/Support/AlgorithmOption.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -17,6 +18,12 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::memplan {
+
+/// Who allocates the arenas of --memplan-pack-allocs (`arena-mode=`).
+enum class ArenaMode {
+  Alloc,    ///< the function allocates and frees them
+  Argument, ///< the caller passes them as trailing arguments
+};
 
 #define GEN_PASS_DECL
 #include "memplan/Transforms/Passes.h.inc"

@@ -11,6 +11,23 @@
 
 include "mlir/Pass/PassBase.td"
 
+// The options every planning pass takes, declared once. The algorithm is an
+// enum whose values come from the planner's table (AlgorithmOption.h); the
+// budgets apply to each arena planned (a function's, for --plan-offsets).
+defvar PlannerOptions = [
+  Option<"algorithm", "algorithm", "::memplan::Algorithm",
+         "::memplan::Algorithm::GreedyBySize", "Offset algorithm",
+         "::memplan::algorithmValues()">,
+  Option<"searchSeconds", "search-seconds", "double", "1.0",
+         "search: wall-clock budget per arena">,
+  Option<"searchNodes", "search-nodes", "uint64_t", "0",
+         "search: node budget per arena, for reproducible results (0: "
+         "none)">,
+  Option<"capacity", "capacity", "uint64_t", "0",
+         "search: every arena must fit in this many bytes (0: minimise); an "
+         "arena that does not fit is an error">,
+];
+
 def PlanOffsets : Pass<"plan-offsets", "::mlir::ModuleOp"> {
   let summary = "Place every intermediate tensor of each function in one arena";
   let description = [{
@@ -50,18 +67,7 @@ def PlanOffsets : Pass<"plan-offsets", "::mlir::ModuleOp"> {
     }
     ```
   }];
-  let options = [
-    Option<"algorithm", "algorithm", "std::string", "\"greedy-by-size\"",
-           "Offset algorithm: naive, greedy-by-size, greedy-by-breadth, "
-           "best-fit, shared-objects or search">,
-    Option<"searchSeconds", "search-seconds", "double", "1.0",
-           "search: wall-clock budget per function">,
-    Option<"searchNodes", "search-nodes", "uint64_t", "0",
-           "search: node budget per function, for reproducible results (0: "
-           "none)">,
-    Option<"capacity", "capacity", "uint64_t", "0",
-           "search: the arena must fit in this many bytes (0: minimise); a "
-           "function that does not fit is an error">,
+  let options = PlannerOptions # [
     Option<"alignment", "alignment", "uint64_t", "256",
            "Byte alignment of every offset (a power of two); 256 matches "
            "cudaMalloc, so every tensor is as aligned as its own allocation "
@@ -133,24 +139,21 @@ def PackAllocs : Pass<"memplan-pack-allocs", "::mlir::ModuleOp"> {
     memref.dealloc %arena : memref<256xi8>
     ```
   }];
-  let options = [
-    Option<"algorithm", "algorithm", "std::string", "\"greedy-by-size\"",
-           "Offset algorithm: naive, greedy-by-size, greedy-by-breadth, "
-           "best-fit, shared-objects or search">,
+  let options = PlannerOptions # [
     Option<"alignment", "alignment", "uint64_t", "64",
            "Minimum byte alignment of every offset (a power of two); each "
            "alloc's own alignment attribute and element type can ask for "
            "more">,
-    Option<"searchSeconds", "search-seconds", "double", "1.0",
-           "search: wall-clock budget per arena">,
-    Option<"searchNodes", "search-nodes", "uint64_t", "0",
-           "search: node budget per arena (0: none)">,
-    Option<"capacity", "capacity", "uint64_t", "0",
-           "search: every arena must fit in this many bytes (0: minimise)">,
-    Option<"arenaMode", "arena-mode", "std::string", "\"alloc\"",
-           "alloc: the function allocates its arenas; arg: the caller "
-           "passes one arena per memory space as trailing arguments, sized "
-           "by the generated @<name>_arena_size()">,
+    Option<"arenaMode", "arena-mode", "::mlir::memplan::ArenaMode",
+           "::mlir::memplan::ArenaMode::Alloc",
+           "Who allocates the arenas",
+           [{::llvm::cl::values(
+               clEnumValN(::mlir::memplan::ArenaMode::Alloc, "alloc",
+                          "the function allocates its arenas"),
+               clEnumValN(::mlir::memplan::ArenaMode::Argument, "arg",
+                          "the caller passes one arena per memory space as "
+                          "trailing arguments, sized by the generated "
+                          "@<name>_arena_size()"))}]>,
   ];
   let statistics = [
     Statistic<"numPacked", "packed", "Allocations replaced by arena views">,

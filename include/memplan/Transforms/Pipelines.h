@@ -8,17 +8,20 @@
 // with one call, or register the pipelines and name them on a command line.
 //
 //   mlir::PassManager pm(&context);
-//   mlir::memplan::PlanningPipelineOptions options;
-//   options.algorithm = "best-fit";
+//   mlir::memplan::PackAllocsOptions options;
+//   options.algorithm = memplan::Algorithm::BestFit;
 //   mlir::memplan::buildPackAllocsPipeline(pm, options);
+//
+// The pipelines take exactly the options of their planning pass, declared
+// once in Passes.td: `--memplan-pack-pipeline="algorithm=best-fit"`.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MEMPLAN_TRANSFORMS_PIPELINES_H
 #define MEMPLAN_TRANSFORMS_PIPELINES_H
 
+#include "memplan/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
 class DialectRegistry;
@@ -26,33 +29,17 @@ class DialectRegistry;
 
 namespace mlir::memplan {
 
-/// Options shared by the pipelines (the planning passes' options).
-struct PlanningPipelineOptions
-    : public PassPipelineOptions<PlanningPipelineOptions> {
-  PassOptions::Option<std::string> algorithm{
-      *this, "algorithm",
-      llvm::cl::desc("naive, greedy-by-size, greedy-by-breadth, best-fit, "
-                     "shared-objects or search"),
-      llvm::cl::init("greedy-by-size")};
-  PassOptions::Option<uint64_t> alignment{
-      *this, "alignment",
-      llvm::cl::desc("Byte alignment of every offset (0: the pass default)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<double> searchSeconds{
-      *this, "search-seconds", llvm::cl::desc("search: wall-clock budget"),
-      llvm::cl::init(1.0)};
-};
-
 /// memplan dialect graphs: --plan-offsets, then --memplan-verify-plan (a
-/// plan is proven again before anyone consumes it).
+/// plan is proven again before anyone consumes it). `options` are
+/// --plan-offsets's own.
 void buildPlanOffsetsPipeline(OpPassManager &pm,
-                              const PlanningPipelineOptions &options);
+                              const PlanOffsetsOptions &options = {});
 
 /// Upstream bufferized IR (after one-shot bufferization and, optionally, a
 /// deallocation pipeline): --memplan-pack-allocs, then canonicalization to
-/// fold the offset constants.
+/// fold the offset constants. `options` are --memplan-pack-allocs's own.
 void buildPackAllocsPipeline(OpPassManager &pm,
-                             const PlanningPipelineOptions &options);
+                             const PackAllocsOptions &options = {});
 
 /// Registers "memplan-plan-pipeline" and "memplan-pack-pipeline".
 void registerMemPlanPipelines();

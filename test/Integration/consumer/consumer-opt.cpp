@@ -25,8 +25,8 @@ int main(int argc, char **argv) {
       "This compiler's own pipeline: canonicalize, then memplan's planning",
       [](mlir::OpPassManager &pm) {
         pm.addPass(mlir::createCanonicalizerPass());
-        mlir::memplan::PlanningPipelineOptions options;
-        options.algorithm = "best-fit";
+        mlir::memplan::PlanOffsetsOptions options;
+        options.algorithm = memplan::Algorithm::BestFit;
         mlir::memplan::buildPlanOffsetsPipeline(pm, options);
       });
 
