@@ -72,10 +72,6 @@ llvm::cl::opt<unsigned>
     timeoutSeconds("timeout", llvm::cl::desc("Seconds one run may take"),
                    llvm::cl::init(20), llvm::cl::cat(category));
 
-constexpr const char *kAlgorithms[] = {
-    "naive",    "greedy-by-size", "greedy-by-breadth",
-    "best-fit", "shared-objects", "search"};
-
 /// Pipelines on the module (no anchor: the pass manager is the module's).
 constexpr const char *kLowering =
     "scf-forall-to-parallel, convert-scf-to-cf, expand-strided-metadata, "
@@ -276,7 +272,8 @@ bool runSeed(uint64_t seed, MLIRContext &context, Runner &runner,
     return false;
   }
   OwningOpRef<ModuleOp> greedy;
-  for (const char *algorithm : kAlgorithms) {
+  for (::memplan::Algorithm each : ::memplan::kAllAlgorithms) {
+    std::string algorithm(::memplan::getAlgorithmName(each));
     OwningOpRef<ModuleOp> packed = base->clone();
     std::string pipeline = std::string("memplan-pack-allocs{algorithm=") +
                            algorithm + " search-nodes=2000}";
@@ -303,7 +300,7 @@ bool runSeed(uint64_t seed, MLIRContext &context, Runner &runner,
                ", unpacked: " + expected.describe(),
            *packed, algorithm);
     }
-    if (StringRef(algorithm) == "greedy-by-size") {
+    if (each == ::memplan::Algorithm::GreedyBySize) {
       packed->walk([&](memref::ViewOp) { ++totals.packedViews; });
       greedy = std::move(packed);
     }
