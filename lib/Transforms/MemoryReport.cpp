@@ -12,11 +12,11 @@
 
 #include "memplan/Transforms/Passes.h"
 
+#include "memplan/Analysis/PlanVerification.h"
 #include "memplan/Dialect/MemPlan/IR/MemPlanInterfaces.h"
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
 #include "memplan/Dialect/MemPlan/IR/TypeByteSize.h"
 #include "memplan/Support/OutputFiles.h"
-#include "memplan/Transforms/PlanVerification.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/FileUtilities.h"

@@ -7,13 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "memplan/Transforms/Passes.h"
-#include "memplan/Transforms/PlanVerification.h"
 
-#include "memplan/Analysis/BufferLiveness.h"
-#include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
-#include "memplan/Planner/Validator.h"
-#include "mlir/IR/AsmState.h"
-#include "mlir/IR/BuiltinAttributes.h"
+#include "memplan/Analysis/PlanVerification.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::memplan {
@@ -24,146 +19,7 @@ namespace mlir::memplan {
 using namespace mlir;
 using namespace mlir::memplan;
 
-std::optional<int64_t> mlir::memplan::getRecordedOffset(Value value) {
-  auto result = dyn_cast<OpResult>(value);
-  if (!result)
-    return std::nullopt;
-  auto offsets =
-      result.getOwner()->getAttrOfType<DenseI64ArrayAttr>(kOffsetsAttrName);
-  if (!offsets || offsets.size() <= result.getResultNumber())
-    return std::nullopt;
-  int64_t offset = offsets[result.getResultNumber()];
-  if (offset < 0)
-    return std::nullopt;
-  return offset;
-}
-
-FailureOr<BufferLiveness>
-mlir::memplan::computePlannedLiveness(FunctionOpInterface function) {
-  // A result at its operand's offset, where in place is allowed, is in place.
-  InPlacePolicy inPlace = [](OpResult result, unsigned operandIndex) {
-    std::optional<int64_t> offset = getRecordedOffset(result);
-    return offset && offset == getRecordedOffset(
-                                   result.getOwner()->getOperand(operandIndex));
-  };
-  return BufferLiveness::compute(function.getFunctionBody(), inPlace);
-}
-
 namespace {
-
-class PlanChecker {
-public:
-  explicit PlanChecker(FunctionOpInterface function)
-      : function(function), state(function) {}
-
-  LogicalResult check() {
-    auto arena = function->getAttrOfType<IntegerAttr>(kArenaSizeAttrName);
-    if (!arena)
-      return function.emitError()
-             << "function has no '" << kArenaSizeAttrName
-             << "': it is not planned (run --plan-offsets first)";
-    uint64_t alignment = 1;
-    if (auto attr = function->getAttrOfType<IntegerAttr>(kAlignmentAttrName))
-      alignment = attr.getInt();
-
-    // A result at its operand's offset, where in place is allowed, is in
-    // place.
-    InPlacePolicy inPlace = [](OpResult result, unsigned operandIndex) {
-      std::optional<int64_t> offset = getRecordedOffset(result);
-      return offset &&
-             offset ==
-                 getRecordedOffset(result.getOwner()->getOperand(operandIndex));
-    };
-    FailureOr<BufferLiveness> liveness =
-        BufferLiveness::compute(function.getFunctionBody(), inPlace);
-    if (failed(liveness))
-      return failure();
-
-    ::memplan::Problem problem = liveness->toProblem(alignment);
-    ::memplan::Solution solution;
-    solution.arenaSize = arena.getInt();
-    for (const LiveBuffer &buffer : liveness->getBuffers()) {
-      FailureOr<uint64_t> offset = getBufferOffset(buffer);
-      if (failed(offset))
-        return failure();
-      solution.offsets.push_back(*offset);
-    }
-
-    std::optional<::memplan::ValidationError> error =
-        ::memplan::validateSolution(problem, solution);
-    if (!error)
-      return success();
-    const LiveBuffer &first = liveness->getBuffers()[error->first];
-    if (error->second) {
-      const LiveBuffer &second = liveness->getBuffers()[*error->second];
-      uint64_t firstOffset = solution.offsets[error->first];
-      uint64_t secondOffset = solution.offsets[*error->second];
-      InFlightDiagnostic diag = second.op->emitError();
-      diag << "memory conflict: " << describe(second) << " at bytes ["
-           << secondOffset << ", " << secondOffset + second.bytes
-           << ") overlaps " << describe(first) << " at bytes [" << firstOffset
-           << ", " << firstOffset + first.bytes
-           << "), and both are live during ["
-           << std::max(first.start, second.start) << ", "
-           << std::min(first.end, second.end) << ")";
-      diag.attachNote(first.op->getLoc())
-          << describe(first) << " is defined here";
-      return diag;
-    }
-    if (error->message.find("not aligned") != std::string::npos)
-      return first.op->emitError()
-             << describe(first) << " at offset "
-             << solution.offsets[error->first] << " is not aligned to "
-             << alignment << " bytes";
-    return function.emitError() << "invalid plan: " << error->message;
-  }
-
-private:
-  std::string describe(const LiveBuffer &buffer) {
-    if (buffer.kind == LiveBuffer::Kind::Scratch)
-      return ("the scratch of '" + buffer.op->getName().getStringRef() + "'")
-          .str();
-    std::string name;
-    llvm::raw_string_ostream os(name);
-    buffer.values.front().value.printAsOperand(os, state);
-    return name;
-  }
-
-  FailureOr<uint64_t> getBufferOffset(const LiveBuffer &buffer) {
-    if (buffer.kind == LiveBuffer::Kind::Scratch) {
-      auto offset =
-          buffer.op->getAttrOfType<IntegerAttr>(kScratchOffsetAttrName);
-      if (!offset)
-        return buffer.op->emitError()
-               << "needs " << buffer.bytes << " scratch bytes but has no '"
-               << kScratchOffsetAttrName << "'";
-      return static_cast<uint64_t>(offset.getInt());
-    }
-    Value owner = buffer.values.front().value;
-    std::optional<int64_t> offset = getRecordedOffset(owner);
-    if (!offset)
-      return buffer.op->emitError()
-             << describe(buffer) << " needs " << buffer.bytes
-             << " bytes in the arena but has no offset in '" << kOffsetsAttrName
-             << "'";
-    for (const BufferValue &value : ArrayRef(buffer.values).drop_front()) {
-      std::optional<int64_t> other = getRecordedOffset(value.value);
-      if (other != offset) {
-        std::string name;
-        llvm::raw_string_ostream os(name);
-        value.value.printAsOperand(os, state);
-        return value.value.getDefiningOp()->emitError()
-               << name << " shares the buffer of " << describe(buffer)
-               << " (a view) and must be at its offset " << *offset << ", not "
-               << (other ? *other : -1);
-      }
-    }
-    return static_cast<uint64_t>(*offset);
-  }
-
-  FunctionOpInterface function;
-  AsmState state;
-};
 
 struct VerifyPlanPass
     : public mlir::memplan::impl::VerifyPlanBase<VerifyPlanPass> {
@@ -179,7 +35,3 @@ struct VerifyPlanPass
 };
 
 } // namespace
-
-LogicalResult mlir::memplan::verifyFunctionPlan(FunctionOpInterface function) {
-  return PlanChecker(function).check();
-}

@@ -12,10 +12,10 @@
 
 #include "memplan/Target/Cuda/TranslateToCuda.h"
 
+#include "memplan/Analysis/PlanVerification.h"
 #include "memplan/Dialect/MemPlan/IR/MemPlanOps.h"
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
 #include "memplan/Dialect/MemPlan/IR/TypeByteSize.h"
-#include "memplan/Transforms/PlanVerification.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"

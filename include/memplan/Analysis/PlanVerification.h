@@ -4,13 +4,17 @@
 // See the LICENSE file at the root of the repository.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// What --memplan-verify-plan runs on each function, for any consumer of a
-// plan (memplan-translate checks every plan before it writes code).
+// The reader of a plan written in the IR (PlanAttributes.h) and its proof:
+// what --memplan-verify-plan runs on each function, and what every consumer
+// of a plan runs before it trusts one (memplan-translate checks every plan
+// before it writes code; the memory report reads the planned lifetimes).
+// It is an analysis, beside the liveness it builds on, so that consumers
+// depend on the dialect and the analyses, never on the passes.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MEMPLAN_TRANSFORMS_PLANVERIFICATION_H
-#define MEMPLAN_TRANSFORMS_PLANVERIFICATION_H
+#ifndef MEMPLAN_ANALYSIS_PLANVERIFICATION_H
+#define MEMPLAN_ANALYSIS_PLANVERIFICATION_H
 
 #include "memplan/Analysis/BufferLiveness.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -34,4 +38,4 @@ FailureOr<BufferLiveness> computePlannedLiveness(FunctionOpInterface function);
 
 } // namespace mlir::memplan
 
-#endif // MEMPLAN_TRANSFORMS_PLANVERIFICATION_H
+#endif // MEMPLAN_ANALYSIS_PLANVERIFICATION_H
