@@ -1,5 +1,4 @@
-//===- Workloads.h - Synthetic allocation problems for benchmarks -*- C++
-//-*-===//
+//===- Workloads.h - Allocation problems for benchmarks ------- -*- C++ -*-===//
 //
 // Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
 // See the LICENSE file at the root of the repository.

@@ -1,4 +1,4 @@
-//===- PlanVerification.cpp - Read and prove a plan written in the IR ----===//
+//===- PlanVerification.cpp - Read and prove a plan written in the IR -----===//
 //
 // Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
 // See the LICENSE file at the root of the repository.

@@ -1,5 +1,4 @@
-//===- FullSectionBlocks.h - Buffers that full sections tie together -*- C++
-//-*-===//
+//===- FullSectionBlocks.h - Buffers tied by full sections ---- -*- C++ -*-===//
 //
 // Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
 // See the LICENSE file at the root of the repository.

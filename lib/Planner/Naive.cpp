@@ -1,4 +1,4 @@
-//===- Naive.cpp - No reuse
+//===- Naive.cpp - No reuse -----------------------------------------------===//
 //
 // Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
 // See the LICENSE file at the root of the repository.

@@ -1,5 +1,4 @@
-//===- OffsetPlacement.h - Best-gap placement among placed buffers -*- C++
-//-*-===//
+//===- OffsetPlacement.h - Best gap among placed buffers ------ -*- C++ -*-===//
 //
 // Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
 // See the LICENSE file at the root of the repository.

@@ -1,4 +1,4 @@
-//===- ProblemGenerators.cpp - Allocation problems for tests and benchmarks
+//===- ProblemGenerators.cpp - Problems for tests and benchmarks ----------===//
 //
 // Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
 // See the LICENSE file at the root of the repository.

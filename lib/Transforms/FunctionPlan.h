@@ -4,8 +4,11 @@
 // See the LICENSE file at the root of the repository.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Internal to the passes: liveness -> problem -> algorithm -> validator, for
-// one function, with every failure reported as a diagnostic.
+// Internal to the passes: the one bridge from the IR to the planner and back
+// that every planning pass shares (liveness -> problem -> algorithm ->
+// validator -> attributes), with every failure reported as a diagnostic, and
+// the check of the options they share (PlannerOptions.cpp). What a plan
+// looks like to a user (remark, JSON, SVG) is in PlanReports.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,15 +70,6 @@ LogicalResult configurePlanner(MLIRContext *context, StringRef passArgument,
 /// Writes the plan into the IR (see PlanAttributes.h), replacing any older
 /// plan of the function.
 void annotateFunction(const FunctionPlan &plan);
-
-/// The remark that sums a plan up.
-void emitPlanRemark(const FunctionPlan &plan);
-
-/// Writes the plans as JSON.
-void writePlanReport(raw_ostream &os, ArrayRef<FunctionPlan> plans);
-
-/// Draws one plan as SVG: buffers coloured by the op that defines them.
-void writePlanSvg(raw_ostream &os, const FunctionPlan &plan);
 
 } // namespace mlir::memplan
 

@@ -9,6 +9,7 @@
 #include "memplan/Transforms/Passes.h"
 
 #include "FunctionPlan.h"
+#include "PlanReports.h"
 #include "memplan/Support/OutputFiles.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/FileUtilities.h"

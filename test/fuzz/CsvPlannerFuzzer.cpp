@@ -1,5 +1,9 @@
 //===- CsvPlannerFuzzer.cpp - The CSV reader and every planner ------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Any input: the CSV reader must not crash. An accepted problem goes through
 // every algorithm, and each plan must pass the validator with an arena at
 // least the lower bound, and no offset algorithm may lose to naive; the

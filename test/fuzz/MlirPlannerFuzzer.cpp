@@ -1,5 +1,9 @@
 //===- MlirPlannerFuzzer.cpp - Parsing, planning, verifying, translating --===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Any input is parsed as MLIR (memplan, func, arith). A module that parses
 // and verifies is planned with --plan-offsets; a plan that is written must
 // then be accepted by --memplan-verify-plan (the independent validator), and

@@ -1,5 +1,4 @@
-//===- BufferizedProgramGenerator.h - Random bufferized programs -*- C++
-//-*-===//
+//===- BufferizedProgramGenerator.h - Random programs --------- -*- C++ -*-===//
 //
 // Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
 // See the LICENSE file at the root of the repository.

@@ -1,5 +1,4 @@
-//===- GraphBuilder.h - Build memplan graphs, with a backward pass -*- C++
-//-*-===//
+//===- GraphBuilder.h - Graphs with a backward pass ----------- -*- C++ -*-===//
 //
 // Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
 // See the LICENSE file at the root of the repository.

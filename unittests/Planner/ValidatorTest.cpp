@@ -1,4 +1,4 @@
-//===- ValidatorTest.cpp - The independent checker rejects bad plans -----===//
+//===- ValidatorTest.cpp - The checker rejects bad plans ------------------===//
 //
 // Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
 // See the LICENSE file at the root of the repository.

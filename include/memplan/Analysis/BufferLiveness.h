@@ -1,5 +1,4 @@
-//===- BufferLiveness.h - Lifetimes of the tensors of a function -*- C++
-//-*-===//
+//===- BufferLiveness.h - Lifetimes of a function's tensors --- -*- C++ -*-===//
 //
 // Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
 // See the LICENSE file at the root of the repository.

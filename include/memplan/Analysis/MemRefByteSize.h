@@ -1,5 +1,4 @@
-//===- MemRefByteSize.h - Bytes of a memref as the lowering stores it -*- C++
-//-*-===//
+//===- MemRefByteSize.h - Bytes of a memref as lowered -------- -*- C++ -*-===//
 //
 // Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
 // See the LICENSE file at the root of the repository.

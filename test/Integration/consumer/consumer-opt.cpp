@@ -1,5 +1,9 @@
 //===- consumer-opt.cpp - Another compiler that embeds memplan ------------===//
 //
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
 // Registers memplan (dialect, passes, pipelines) next to its own pipeline,
 // which adds memplan's passes to its pass manager through the C++ entry
 // point after a pass of its own.

@@ -1,4 +1,4 @@
-/*===- HostCudaShim.h - The CUDA runtime calls of generated code, on the CPU
+/*===- HostCudaShim.h - CUDA runtime calls, on the CPU ---------------------===*
  *
  * Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
  * See the LICENSE file at the root of the repository.
