@@ -22,8 +22,9 @@ std::optional<int64_t> mlir::memplan::getRecordedOffset(Value value) {
   auto result = dyn_cast<OpResult>(value);
   if (!result)
     return std::nullopt;
-  auto offsets =
-      result.getOwner()->getAttrOfType<DenseI64ArrayAttr>(kOffsetsAttrName);
+  Operation *op = result.getOwner();
+  DenseI64ArrayAttr offsets =
+      MemPlanDialect::OffsetsAttrHelper(op->getContext()).getAttr(op);
   if (!offsets || offsets.size() <= result.getResultNumber())
     return std::nullopt;
   int64_t offset = offsets[result.getResultNumber()];
@@ -51,13 +52,17 @@ public:
       : function(function), state(function) {}
 
   LogicalResult check() {
-    auto arena = function->getAttrOfType<IntegerAttr>(kArenaSizeAttrName);
+    MLIRContext *context = function.getContext();
+    IntegerAttr arena =
+        MemPlanDialect::ArenaSizeAttrHelper(context).getAttr(function);
     if (!arena)
       return function.emitError()
-             << "function has no '" << kArenaSizeAttrName
+             << "function has no '"
+             << MemPlanDialect::ArenaSizeAttrHelper::getNameStr()
              << "': it is not planned (run --plan-offsets first)";
     uint64_t alignment = 1;
-    if (auto attr = function->getAttrOfType<IntegerAttr>(kAlignmentAttrName))
+    if (IntegerAttr attr =
+            MemPlanDialect::AlignmentAttrHelper(context).getAttr(function))
       alignment = attr.getInt();
 
     FailureOr<BufferLiveness> liveness = computePlannedLiveness(function);
@@ -116,12 +121,13 @@ private:
 
   FailureOr<uint64_t> getBufferOffset(const LiveBuffer &buffer) {
     if (buffer.kind == LiveBuffer::Kind::Scratch) {
-      auto offset =
-          buffer.op->getAttrOfType<IntegerAttr>(kScratchOffsetAttrName);
+      IntegerAttr offset =
+          MemPlanDialect::ScratchOffsetAttrHelper(buffer.op->getContext())
+              .getAttr(buffer.op);
       if (!offset)
         return buffer.op->emitError()
                << "needs " << buffer.bytes << " scratch bytes but has no '"
-               << kScratchOffsetAttrName << "'";
+               << MemPlanDialect::ScratchOffsetAttrHelper::getNameStr() << "'";
       return static_cast<uint64_t>(offset.getInt());
     }
     Value owner = buffer.values.front().value;
@@ -129,8 +135,8 @@ private:
     if (!offset)
       return buffer.op->emitError()
              << describe(buffer) << " needs " << buffer.bytes
-             << " bytes in the arena but has no offset in '" << kOffsetsAttrName
-             << "'";
+             << " bytes in the arena but has no offset in '"
+             << MemPlanDialect::OffsetsAttrHelper::getNameStr() << "'";
     for (const BufferValue &value : ArrayRef(buffer.values).drop_front()) {
       std::optional<int64_t> other = getRecordedOffset(value.value);
       if (other != offset) {

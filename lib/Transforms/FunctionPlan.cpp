@@ -71,11 +71,14 @@ FailureOr<::memplan::Solution> mlir::memplan::planAndValidate(
 
 void mlir::memplan::annotateFunction(const FunctionPlan &plan) {
   FunctionOpInterface function = plan.function;
-  Builder builder(function.getContext());
+  MLIRContext *context = function.getContext();
+  Builder builder(context);
+  MemPlanDialect::OffsetsAttrHelper offsetsAttr(context);
+  MemPlanDialect::ScratchOffsetAttrHelper scratchOffsetAttr(context);
   // Forget an older plan.
-  function.getFunctionBody().walk([](Operation *op) {
-    op->removeAttr(kOffsetsAttrName);
-    op->removeAttr(kScratchOffsetAttrName);
+  function.getFunctionBody().walk([&](Operation *op) {
+    op->removeAttr(offsetsAttr.getName());
+    op->removeAttr(scratchOffsetAttr.getName());
   });
 
   const BufferLiveness &liveness = plan.liveness;
@@ -90,20 +93,19 @@ void mlir::memplan::annotateFunction(const FunctionPlan &plan) {
             index ? static_cast<int64_t>(plan.solution.offsets[*index]) : -1);
       }
       if (anyPlanned)
-        op.setAttr(kOffsetsAttrName, builder.getDenseI64ArrayAttr(offsets));
+        offsetsAttr.setAttr(&op, builder.getDenseI64ArrayAttr(offsets));
     }
   }
   for (auto [index, buffer] : llvm::enumerate(liveness.getBuffers()))
     if (buffer.kind == LiveBuffer::Kind::Scratch)
-      buffer.op->setAttr(
-          kScratchOffsetAttrName,
-          builder.getI64IntegerAttr(plan.solution.offsets[index]));
+      scratchOffsetAttr.setAttr(
+          buffer.op, builder.getI64IntegerAttr(plan.solution.offsets[index]));
 
-  function->setAttr(kArenaSizeAttrName,
-                    builder.getI64IntegerAttr(plan.solution.arenaSize));
-  function->setAttr(kLowerBoundAttrName,
-                    builder.getI64IntegerAttr(static_cast<int64_t>(
-                        std::min<uint64_t>(plan.lowerBound, INT64_MAX))));
-  function->setAttr(kAlignmentAttrName,
-                    builder.getI64IntegerAttr(plan.alignment));
+  MemPlanDialect::ArenaSizeAttrHelper(context).setAttr(
+      function, builder.getI64IntegerAttr(plan.solution.arenaSize));
+  MemPlanDialect::LowerBoundAttrHelper(context).setAttr(
+      function, builder.getI64IntegerAttr(static_cast<int64_t>(
+                    std::min<uint64_t>(plan.lowerBound, INT64_MAX))));
+  MemPlanDialect::AlignmentAttrHelper(context).setAttr(
+      function, builder.getI64IntegerAttr(plan.alignment));
 }

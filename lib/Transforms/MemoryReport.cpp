@@ -49,38 +49,41 @@ struct FunctionMemory {
   }
 };
 
-/// The role of result `value` (memplan.result_roles), "activation" if none.
-StringRef resultRole(Value value) {
-  auto result = dyn_cast<OpResult>(value);
-  if (!result)
-    return "activation";
-  auto roles =
-      result.getOwner()->getAttrOfType<ArrayAttr>(kResultRolesAttrName);
-  if (!roles || roles.size() <= result.getResultNumber())
-    return "activation";
-  return cast<StringAttr>(roles[result.getResultNumber()]).getValue();
-}
-
 FailureOr<FunctionMemory> measure(FunctionOpInterface function) {
+  // A report counts what the plan claims, so the claim is proven first (a
+  // hand-edited plan with a buffer outside its arena would report an arena
+  // too small).
+  if (function->hasAttr(MemPlanDialect::ArenaSizeAttrHelper::getNameStr()) &&
+      failed(verifyFunctionPlan(function)))
+    return failure();
   FunctionMemory memory;
   memory.name = function.getName().str();
-  auto arena = function->getAttrOfType<IntegerAttr>(kArenaSizeAttrName);
+  MLIRContext *context = function.getContext();
+  IntegerAttr arena =
+      MemPlanDialect::ArenaSizeAttrHelper(context).getAttr(function);
   if (!arena)
     return function.emitError()
-           << "function has no '" << kArenaSizeAttrName
+           << "function has no '"
+           << MemPlanDialect::ArenaSizeAttrHelper::getNameStr()
            << "': it is not planned (run --plan-offsets first)";
   memory.arena = arena.getInt();
-  if (auto bound = function->getAttrOfType<IntegerAttr>(kLowerBoundAttrName))
+  if (IntegerAttr bound =
+          MemPlanDialect::LowerBoundAttrHelper(context).getAttr(function))
     memory.lowerBound = bound.getInt();
 
   for (BlockArgument argument : function.getArguments()) {
     ByteSize size = getByteSize(argument.getType());
     if (!size.ok())
       continue; // index positions and other scalars
-    auto role = function.getArgAttrOfType<StringAttr>(argument.getArgNumber(),
-                                                      kRoleAttrName);
-    StringRef kind = role ? role.getValue() : "";
-    if (kind == "weight" || kind == "quantization_scale") {
+    std::optional<ArgumentRole> role =
+        getArgumentRole(function, argument.getArgNumber());
+    if (!role) {
+      memory.otherArguments += size.bytes;
+      continue;
+    }
+    switch (*role) {
+    case ArgumentRole::Weight:
+    case ArgumentRole::QuantizationScale: {
       // Scales are weight bytes, not parameters.
       auto type = cast<ShapedType>(argument.getType());
       std::string element;
@@ -88,18 +91,22 @@ FailureOr<FunctionMemory> measure(FunctionOpInterface function) {
       os << type.getElementType();
       memory.weightsByType[element] += size.bytes;
       memory.weights += size.bytes;
-      if (kind == "weight")
+      if (*role == ArgumentRole::Weight)
         memory.parameters += type.getNumElements();
-    } else if (kind == "kv_cache") {
+      break;
+    }
+    case ArgumentRole::KvCache:
       memory.kvCache += size.bytes;
-    } else if (kind == "input") {
+      break;
+    case ArgumentRole::Input:
       memory.inputs += size.bytes;
-    } else if (kind == "optimizer_state") {
+      break;
+    case ArgumentRole::OptimizerState:
       memory.optimizerStates += size.bytes;
-    } else if (kind == "master_weight") {
+      break;
+    case ArgumentRole::MasterWeight:
       memory.masterWeights += size.bytes;
-    } else {
-      memory.otherArguments += size.bytes;
+      break;
     }
   }
 
@@ -111,7 +118,8 @@ FailureOr<FunctionMemory> measure(FunctionOpInterface function) {
     ++memory.bufferCount;
     if (buffer.kind == LiveBuffer::Kind::Scratch)
       memory.scratch += buffer.bytes;
-    else if (resultRole(buffer.values.front().value) == "gradient")
+    else if (getResultRole(cast<OpResult>(buffer.values.front().value)) ==
+             ResultRole::Gradient)
       memory.gradients += buffer.bytes;
   }
   // The returned values (liveness accepted a body of one block).

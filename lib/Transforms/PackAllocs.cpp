@@ -158,7 +158,8 @@ struct PackAllocsPass
     auto alloc = memref::AllocOp::create(
         builder, function.getLoc(), getArenaType(arena), ValueRange{},
         builder.getI64IntegerAttr(static_cast<int64_t>(arena.alignment)));
-    alloc->setAttr(kArenaAttrName, builder.getUnitAttr());
+    MemPlanDialect::ArenaAttrHelper(builder.getContext())
+        .setAttr(alloc, builder.getUnitAttr());
     Value value = alloc;
     if (arena.freed) {
       if (last->hasTrait<OpTrait::IsTerminator>())
@@ -202,8 +203,9 @@ struct PackAllocsPass
     for (const PackedArena &arena : packing.arenas) {
       unsigned index = function.getNumArguments();
       NamedAttrList attrs;
-      attrs.append(kArenaAttrName, builder.getUnitAttr());
-      attrs.append(kArenaAlignmentAttrName,
+      attrs.append(MemPlanDialect::ArenaAttrHelper::getNameStr(),
+                   builder.getUnitAttr());
+      attrs.append(MemPlanDialect::ArenaAlignmentAttrHelper::getNameStr(),
                    builder.getI64IntegerAttr(arena.alignment));
       if (failed(function.insertArgument(
               index, getArenaType(arena),

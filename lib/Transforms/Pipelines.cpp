@@ -50,7 +50,7 @@ static void registerForwardingPipeline(StringRef argument,
         return success();
       },
       // --help lists the options under the pass itself.
-      [](function_ref<void(const detail::PassOptions &)>) {});
+      [](function_ref<void(const mlir::detail::PassOptions &)>) {});
 }
 
 void mlir::memplan::registerMemPlanPipelines() {

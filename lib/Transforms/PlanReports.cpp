@@ -160,11 +160,8 @@ void mlir::memplan::writePlanSvg(raw_ostream &os, const FunctionPlan &plan) {
     Value value = buffer.values.front().value;
     std::string category = op;
     auto result = cast<OpResult>(value);
-    if (auto roles = buffer.op->getAttrOfType<ArrayAttr>(kResultRolesAttrName))
-      if (result.getResultNumber() < roles.size() &&
-          cast<StringAttr>(roles[result.getResultNumber()]).getValue() ==
-              "gradient")
-        category = "weight gradient";
+    if (getResultRole(result) == ResultRole::Gradient)
+      category = "weight gradient";
     info.push_back({category, nameOf(value, state) + " = " + op});
   }
   std::ostringstream svg;

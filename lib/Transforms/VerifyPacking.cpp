@@ -210,13 +210,17 @@ public:
     };
     for (BlockArgument argument : function.getArguments())
       if (failed(consider(argument,
-                          function.getArgAttr(argument.getArgNumber(),
-                                              kArenaAttrName) != nullptr)))
+                          function.getArgAttr(
+                              argument.getArgNumber(),
+                              MemPlanDialect::ArenaAttrHelper::getNameStr()) !=
+                              nullptr)))
         return failure();
     WalkResult walk =
         function.getFunctionBody().walk([&](memref::AllocOp alloc) {
-          return failed(consider(alloc.getResult(),
-                                 alloc->hasAttr(kArenaAttrName)))
+          return failed(consider(
+                     alloc.getResult(),
+                     alloc->hasAttr(
+                         MemPlanDialect::ArenaAttrHelper::getNameStr())))
                      ? WalkResult::interrupt()
                      : WalkResult::advance();
         });
@@ -239,7 +243,8 @@ private:
       arenaAlignment = alloc.getAlignment().value_or(1);
     else if (auto argument = dyn_cast<BlockArgument>(arena))
       if (auto promised = function.getArgAttrOfType<IntegerAttr>(
-              argument.getArgNumber(), kArenaAlignmentAttrName))
+              argument.getArgNumber(),
+              MemPlanDialect::ArenaAlignmentAttrHelper::getNameStr()))
         arenaAlignment = promised.getInt();
 
     SmallVector<Operation *> frees;

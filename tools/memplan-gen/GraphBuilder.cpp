@@ -27,34 +27,34 @@ GraphBuilder::GraphBuilder(MLIRContext *context, StringRef functionName)
 }
 
 Value GraphBuilder::argument(ArrayRef<int64_t> shape, Type element,
-                             StringRef role, StringRef name) {
-  argumentRoles.push_back(role.str());
+                             ArgumentRole role, StringRef name) {
+  argumentRoles.push_back(role);
   argumentNames.push_back(name.str());
   return function.getBody().front().addArgument(
       RankedTensorType::get(shape, element), loc);
 }
 
 Value GraphBuilder::indexArgument(StringRef name) {
-  argumentRoles.push_back("input");
+  argumentRoles.push_back(ArgumentRole::Input);
   argumentNames.push_back(name.str());
   return function.getBody().front().addArgument(builder.getIndexType(), loc);
 }
 
-StringRef GraphBuilder::roleOf(Value value) const {
-  if (auto argument = dyn_cast<BlockArgument>(value))
-    return argumentRoles[argument.getArgNumber()];
-  return "activation";
+bool GraphBuilder::isWeight(Value value) const {
+  auto argument = dyn_cast<BlockArgument>(value);
+  return argument &&
+         argumentRoles[argument.getArgNumber()] == ArgumentRole::Weight;
 }
 
 bool GraphBuilder::needsGradient(Value value) const {
   if (!isa<FloatType>(getElementTypeOrSelf(value.getType())))
     return false;
-  return !isa<BlockArgument>(value) || roleOf(value) == "weight";
+  return !isa<BlockArgument>(value) || isWeight(value);
 }
 
 /// The result role of the gradient of `value`.
-static StringRef gradientRole(bool isWeight) {
-  return isWeight ? "gradient" : "activation";
+static ResultRole gradientRole(bool isWeight) {
+  return isWeight ? ResultRole::Gradient : ResultRole::Activation;
 }
 
 void GraphBuilder::accumulate(Value value, Value gradient) {
@@ -66,9 +66,8 @@ void GraphBuilder::accumulate(Value value, Value gradient) {
     return;
   }
   Value sum = add(slot, gradient);
-  if (roleOf(value) == "weight")
-    sum.getDefiningOp()->setAttr(kResultRolesAttrName,
-                                 builder.getStrArrayAttr({"gradient"}));
+  if (isWeight(value))
+    setResultRoles(sum.getDefiningOp(), {ResultRole::Gradient});
   gradients[value] = sum;
 }
 
@@ -88,13 +87,13 @@ Value GraphBuilder::reduceTo(Value gradient, Value target) {
   if (typeOf(gradient) == typeOf(target))
     return gradient;
   return generic("reduce_to_shape", {gradient}, {typeOf(target)},
-                 {gradientRole(roleOf(target) == "weight")})
+                 {gradientRole(isWeight(target))})
       .front();
 }
 
 SmallVector<Value> GraphBuilder::generic(StringRef name, ValueRange operands,
                                          TypeRange resultTypes,
-                                         ArrayRef<StringRef> roles,
+                                         ArrayRef<ResultRole> roles,
                                          int64_t scratch,
                                          ArrayRef<int64_t> aliases) {
   SmallVector<NamedAttribute> attributes;
@@ -108,7 +107,7 @@ SmallVector<Value> GraphBuilder::generic(StringRef name, ValueRange operands,
         builder.getNamedAttr("aliases", builder.getDenseI64ArrayAttr(aliases)));
   auto op = GenericOp::create(builder, loc, resultTypes, operands, attributes);
   if (!roles.empty())
-    op->setAttr(kResultRolesAttrName, builder.getStrArrayAttr(roles));
+    setResultRoles(op, roles);
   return SmallVector<Value>(op->getResults());
 }
 
@@ -142,14 +141,14 @@ Value GraphBuilder::matmul(Value lhs, Value rhs, bool transposeRhs) {
     if (!dy || (!lhsGrad && !rhsGrad))
       return;
     SmallVector<Type> types;
-    SmallVector<StringRef> roles;
+    SmallVector<ResultRole> roles;
     if (lhsGrad) {
       types.push_back(lhs.getType());
-      roles.push_back(gradientRole(roleOf(lhs) == "weight"));
+      roles.push_back(gradientRole(isWeight(lhs)));
     }
     if (rhsGrad) {
       types.push_back(rhs.getType());
-      roles.push_back(gradientRole(roleOf(rhs) == "weight"));
+      roles.push_back(gradientRole(isWeight(rhs)));
     }
     SmallVector<Value> grads =
         generic("matmul_backward", {dy, lhs, rhs}, types, roles);
@@ -194,7 +193,7 @@ void GraphBuilder::recordActivationBackward(Value input, Value result,
   record([=, this] {
     if (Value dy = gradientOf(result))
       accumulate(input, generic(backward, {dy, input}, {input.getType()},
-                                {"activation"})
+                                {ResultRole::Activation})
                             .front());
   });
 }
@@ -217,7 +216,7 @@ Value GraphBuilder::softmax(Value input, int64_t axis) {
   record([=, this] {
     if (Value dy = gradientOf(result))
       accumulate(input, generic("softmax_backward", {dy, result},
-                                {input.getType()}, {"activation"})
+                                {input.getType()}, {ResultRole::Activation})
                             .front());
   });
   return result;
@@ -235,8 +234,8 @@ Value GraphBuilder::layerNorm(Value input, Value gamma, Value beta,
     SmallVector<Value> grads =
         generic("layer_norm_backward", {dy, input, gamma},
                 {input.getType(), gamma.getType(), beta.getType()},
-                {"activation", gradientRole(roleOf(gamma) == "weight"),
-                 gradientRole(roleOf(beta) == "weight")});
+                {ResultRole::Activation, gradientRole(isWeight(gamma)),
+                 gradientRole(isWeight(beta))});
     if (needsGradient(input))
       accumulate(input, grads[0]);
     if (needsGradient(gamma))
@@ -257,7 +256,7 @@ Value GraphBuilder::rmsNorm(Value input, Value gamma, double epsilon) {
     SmallVector<Value> grads =
         generic("rms_norm_backward", {dy, input, gamma},
                 {input.getType(), gamma.getType()},
-                {"activation", gradientRole(roleOf(gamma) == "weight")});
+                {ResultRole::Activation, gradientRole(isWeight(gamma))});
     if (needsGradient(input))
       accumulate(input, grads[0]);
     if (needsGradient(gamma))
@@ -276,7 +275,7 @@ Value GraphBuilder::embedding(Value table, Value ids) {
     Value dy = gradientOf(result);
     if (dy && needsGradient(table))
       accumulate(table, generic("embedding_backward", {dy, ids},
-                                {table.getType()}, {"gradient"})
+                                {table.getType()}, {ResultRole::Gradient})
                             .front());
   });
   return result;
@@ -288,7 +287,7 @@ Value GraphBuilder::rope(Value input, Value positions) {
   record([=, this] {
     if (Value dy = gradientOf(result))
       accumulate(input, generic("rope_backward", {dy, positions},
-                                {input.getType()}, {"activation"})
+                                {input.getType()}, {ResultRole::Activation})
                             .front());
   });
   return result;
@@ -374,7 +373,9 @@ Value GraphBuilder::attention(Value query, Value key, Value value,
     SmallVector<Value> grads =
         generic("attention_backward", {dy, query, key, value, result},
                 {query.getType(), key.getType(), value.getType()},
-                {"activation", "activation", "activation"}, scratch);
+                {ResultRole::Activation, ResultRole::Activation,
+                 ResultRole::Activation},
+                scratch);
     accumulate(query, grads[0]);
     accumulate(key, grads[1]);
     accumulate(value, grads[2]);
@@ -396,7 +397,7 @@ SmallVector<std::pair<Value, Value>> GraphBuilder::backward(Value output,
   tape.clear();
   SmallVector<std::pair<Value, Value>> weightGradients;
   for (BlockArgument argument : function.getArguments())
-    if (roleOf(argument) == "weight")
+    if (isWeight(argument))
       if (Value grad = gradientOf(argument))
         weightGradients.emplace_back(argument, grad);
   return weightGradients;
@@ -414,9 +415,10 @@ OwningOpRef<ModuleOp> GraphBuilder::finish(ValueRange results) {
   argumentAttrs.reserve(entry.getNumArguments());
   for (unsigned i = 0; i < entry.getNumArguments(); ++i)
     argumentAttrs.push_back(builder.getDictionaryAttr(
-        {builder.getNamedAttr(kRoleAttrName,
-                              builder.getStringAttr(argumentRoles[i])),
-         builder.getNamedAttr(kNameAttrName,
+        {builder.getNamedAttr(
+             MemPlanDialect::RoleAttrHelper::getNameStr(),
+             ArgumentRoleAttr::get(builder.getContext(), argumentRoles[i])),
+         builder.getNamedAttr(MemPlanDialect::NameAttrHelper::getNameStr(),
                               builder.getStringAttr(argumentNames[i]))}));
   function.setAllArgAttrs(argumentAttrs);
   if (failed(verify(*module)))

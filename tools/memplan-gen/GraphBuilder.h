@@ -20,6 +20,7 @@
 #ifndef MEMPLAN_TOOLS_MEMPLANGEN_GRAPHBUILDER_H
 #define MEMPLAN_TOOLS_MEMPLANGEN_GRAPHBUILDER_H
 
+#include "memplan/Dialect/MemPlan/IR/MemPlanDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -39,7 +40,7 @@ public:
   /// A function argument with a role (weight, input, kv_cache,
   /// optimizer_state, master_weight) and a name.
   mlir::Value argument(llvm::ArrayRef<int64_t> shape, mlir::Type element,
-                       llvm::StringRef role, llvm::StringRef name);
+                       mlir::memplan::ArgumentRole role, llvm::StringRef name);
   mlir::Value indexArgument(llvm::StringRef name);
 
   // Forward ops: result types follow the operands.
@@ -67,8 +68,9 @@ public:
   /// A generic op; `roles` (activation, gradient, loss) label its results.
   llvm::SmallVector<mlir::Value>
   generic(llvm::StringRef name, mlir::ValueRange operands,
-          mlir::TypeRange resultTypes, llvm::ArrayRef<llvm::StringRef> roles,
-          int64_t scratch = 0, llvm::ArrayRef<int64_t> aliases = {});
+          mlir::TypeRange resultTypes,
+          llvm::ArrayRef<mlir::memplan::ResultRole> roles, int64_t scratch = 0,
+          llvm::ArrayRef<int64_t> aliases = {});
 
   /// Records backward steps from now on.
   void startRecording() { recording = true; }
@@ -104,7 +106,8 @@ private:
     if (recording)
       tape.push_back(std::move(step));
   }
-  llvm::StringRef roleOf(mlir::Value value) const;
+  /// Whether `value` is a weight argument.
+  bool isWeight(mlir::Value value) const;
   /// Records the backward step of an elementwise activation: a generic op
   /// `backward` (dy, input) -> d input, with an activation-sized result.
   void recordActivationBackward(mlir::Value input, mlir::Value result,
@@ -115,7 +118,8 @@ private:
   mlir::func::FuncOp function;
   mlir::OpBuilder builder;
   mlir::Location loc;
-  std::vector<std::string> argumentRoles, argumentNames;
+  std::vector<mlir::memplan::ArgumentRole> argumentRoles;
+  std::vector<std::string> argumentNames;
   bool recording = false;
   std::vector<std::function<void()>> tape;
   llvm::DenseMap<mlir::Value, mlir::Value> gradients;

@@ -24,6 +24,8 @@
 #include <cmath>
 
 using namespace mlir;
+using mlir::memplan::ArgumentRole;
+using mlir::memplan::ResultRole;
 using namespace ::memplan::gen;
 
 namespace {
@@ -47,14 +49,15 @@ public:
 
 private:
   Value param(ArrayRef<int64_t> shape, const std::string &name) {
-    return g.argument(shape, act, "weight", name);
+    return g.argument(shape, act, ArgumentRole::Weight, name);
   }
   Linear linear(int64_t in, int64_t out, const std::string &name, bool bias) {
     Linear layer;
     if (quantized) {
-      layer.weight = g.argument({in, out}, weightType, "weight", name + ".w");
-      layer.scale =
-          g.argument({out}, act, "quantization_scale", name + ".scale");
+      layer.weight =
+          g.argument({in, out}, weightType, ArgumentRole::Weight, name + ".w");
+      layer.scale = g.argument({out}, act, ArgumentRole::QuantizationScale,
+                               name + ".scale");
     } else {
       layer.weight = param({in, out}, name + ".w");
     }
@@ -101,9 +104,11 @@ Value TransformerGenerator::attend(Value q, Value k, Value v, bool causal) {
   int64_t b = o.batch, nh = m.heads, nkv = m.kvHeads, hd = headDim();
   int64_t sq = queryLen(), skv = keyLen();
   if (!attentionScale)
-    attentionScale = g.argument({1}, act, "input", "attention.scale");
+    attentionScale =
+        g.argument({1}, act, ArgumentRole::Input, "attention.scale");
   if (causal && o.mode != Mode::Decode && !causalMask)
-    causalMask = g.argument({sq, skv}, act, "input", "attention.causal_mask");
+    causalMask = g.argument({sq, skv}, act, ArgumentRole::Input,
+                            "attention.causal_mask");
   Value q5 = g.reshape(q, {b, nkv, nh / nkv, sq, hd});
   Value k5 = g.reshape(k, {b, nkv, 1, skv, hd});
   Value v5 = g.reshape(v, {b, nkv, 1, skv, hd});
@@ -119,8 +124,10 @@ std::pair<Value, Value> TransformerGenerator::cache(Value k, Value v,
   if (!position)
     position = g.indexArgument("cache_position");
   SmallVector<int64_t> shape = {o.batch, m.kvHeads, o.kvLen, headDim()};
-  Value kCache = g.argument(shape, act, "kv_cache", prefix + ".k_cache");
-  Value vCache = g.argument(shape, act, "kv_cache", prefix + ".v_cache");
+  Value kCache =
+      g.argument(shape, act, ArgumentRole::KvCache, prefix + ".k_cache");
+  Value vCache =
+      g.argument(shape, act, ArgumentRole::KvCache, prefix + ".v_cache");
   return {g.kvCacheUpdate(kCache, k, position),
           g.kvCacheUpdate(vCache, v, position)};
 }
@@ -129,8 +136,9 @@ Value TransformerGenerator::gpt2() {
   int64_t b = o.batch, s = queryLen(), h = m.hidden, nh = m.heads,
           hd = headDim();
   Type i32 = IntegerType::get(act.getContext(), 32);
-  Value ids = g.argument({b, s}, i32, "input", "input_ids");
-  Value positionIds = g.argument({b, s}, i32, "input", "position_ids");
+  Value ids = g.argument({b, s}, i32, ArgumentRole::Input, "input_ids");
+  Value positionIds =
+      g.argument({b, s}, i32, ArgumentRole::Input, "position_ids");
   tiedEmbedding = param({m.vocab, h}, "wte");
   Value wpe = param({m.maxPositions, h}, "wpe");
   Value x =
@@ -166,8 +174,8 @@ Value TransformerGenerator::llama() {
           nkv = m.kvHeads, hd = headDim();
   Type i32 = IntegerType::get(act.getContext(), 32);
   Type i64 = IntegerType::get(act.getContext(), 64);
-  Value ids = g.argument({b, s}, i32, "input", "input_ids");
-  Value positions = g.argument({s}, i64, "input", "positions");
+  Value ids = g.argument({b, s}, i32, ArgumentRole::Input, "input_ids");
+  Value positions = g.argument({s}, i64, ArgumentRole::Input, "positions");
   Value x = g.embedding(param({m.vocab, h}, "tok_embeddings"), ids);
   for (int64_t l = 0; l < o.layers; ++l) {
     std::string p = "layers." + std::to_string(l);
@@ -201,9 +209,11 @@ Value TransformerGenerator::llama() {
 Value TransformerGenerator::bert() {
   int64_t b = o.batch, s = o.seq, h = m.hidden, nh = m.heads, hd = headDim();
   Type i32 = IntegerType::get(act.getContext(), 32);
-  Value ids = g.argument({b, s}, i32, "input", "input_ids");
-  Value typeIds = g.argument({b, s}, i32, "input", "token_type_ids");
-  Value positionIds = g.argument({b, s}, i32, "input", "position_ids");
+  Value ids = g.argument({b, s}, i32, ArgumentRole::Input, "input_ids");
+  Value typeIds =
+      g.argument({b, s}, i32, ArgumentRole::Input, "token_type_ids");
+  Value positionIds =
+      g.argument({b, s}, i32, ArgumentRole::Input, "position_ids");
   tiedEmbedding = param({m.vocab, h}, "embeddings.word");
   Value x =
       g.add(g.add(g.embedding(tiedEmbedding, ids),
@@ -250,13 +260,14 @@ Value TransformerGenerator::buildForward() {
 
 Value TransformerGenerator::loss(Value logits) {
   Type i32 = IntegerType::get(act.getContext(), 32);
-  Value labels = g.argument({o.batch, o.seq}, i32, "input", "labels");
+  Value labels =
+      g.argument({o.batch, o.seq}, i32, ArgumentRole::Input, "labels");
   Type f32 = Float32Type::get(act.getContext());
   Value value = g.generic("cross_entropy", {logits, labels},
-                          {RankedTensorType::get({}, f32)}, {"loss"})
+                          {RankedTensorType::get({}, f32)}, {ResultRole::Loss})
                     .front();
   Value gradient = g.generic("cross_entropy_backward", {logits, labels},
-                             {logits.getType()}, {"activation"})
+                             {logits.getType()}, {ResultRole::Activation})
                        .front();
   SmallVector<std::pair<Value, Value>> gradients = g.backward(logits, gradient);
   optimizerStep(gradients);
@@ -276,16 +287,16 @@ void TransformerGenerator::optimizerStep(
     SmallVector<Value> operands = {weight, gradient};
     SmallVector<Type> types = {type};
     SmallVector<int64_t> aliases = {0};
-    auto state = [&](StringRef role, const std::string &suffix) {
+    auto state = [&](ArgumentRole role, const std::string &suffix) {
       operands.push_back(g.argument(type.getShape(), f32, role, name + suffix));
       types.push_back(operands.back().getType());
       aliases.push_back(operands.size() - 1);
     };
-    state("optimizer_state", ".adam_m");
-    state("optimizer_state", ".adam_v");
+    state(ArgumentRole::OptimizerState, ".adam_m");
+    state(ArgumentRole::OptimizerState, ".adam_v");
     if (master)
-      state("master_weight", ".master");
-    SmallVector<StringRef> roles(types.size(), "activation");
+      state(ArgumentRole::MasterWeight, ".master");
+    SmallVector<ResultRole> roles(types.size(), ResultRole::Activation);
     g.generic("adamw", operands, types, roles, /*scratch=*/0, aliases);
   }
 }

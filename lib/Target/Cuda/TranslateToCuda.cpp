@@ -146,7 +146,8 @@ FailureOr<std::string> FunctionEmitter::pointerOf(Value value) {
       return pointerOf(op->getOperand(*aliased));
   return op->emitError() << nameOf(value)
                          << " has no memory in the plan (no offset in '"
-                         << kOffsetsAttrName << "' and not a view)";
+                         << MemPlanDialect::OffsetsAttrHelper::getNameStr()
+                         << "' and not a view)";
 }
 
 std::string FunctionEmitter::shapeArray(ArrayRef<int64_t> values) {
@@ -199,7 +200,8 @@ LogicalResult FunctionEmitter::emitSignature() {
 }
 
 LogicalResult FunctionEmitter::emit() {
-  auto arena = function->getAttrOfType<IntegerAttr>(kArenaSizeAttrName);
+  IntegerAttr arena = MemPlanDialect::ArenaSizeAttrHelper(function.getContext())
+                          .getAttr(function);
   int64_t arenaBytes = arena.getInt();
   StringRef fn = function.getName();
 
@@ -249,9 +251,12 @@ LogicalResult FunctionEmitter::emitOp(Operation &op) {
     for (Value result : op.getResults())
       os << nameOf(result) << " ";
     os << "= " << op.getName();
-    if (auto offsets = op.getAttrOfType<DenseI64ArrayAttr>(kOffsetsAttrName))
+    if (DenseI64ArrayAttr offsets =
+            MemPlanDialect::OffsetsAttrHelper(op.getContext()).getAttr(&op))
       os << " at offset " << join(offsets.asArrayRef());
-    if (auto scratch = op.getAttrOfType<IntegerAttr>(kScratchOffsetAttrName))
+    if (IntegerAttr scratch =
+            MemPlanDialect::ScratchOffsetAttrHelper(op.getContext())
+                .getAttr(&op))
       os << ", scratch at " << scratch.getInt();
     os << "\n";
   }
@@ -272,7 +277,9 @@ LogicalResult FunctionEmitter::emitOp(Operation &op) {
     return result;
   };
   auto scratchOf = [&](Operation *owner) -> std::string {
-    auto offset = owner->getAttrOfType<IntegerAttr>(kScratchOffsetAttrName);
+    IntegerAttr offset =
+        MemPlanDialect::ScratchOffsetAttrHelper(owner->getContext())
+            .getAttr(owner);
     return offset ? "(base + " + std::to_string(offset.getInt()) + ")"
                   : std::string("nullptr");
   };

@@ -47,8 +47,10 @@ func.func @typo() attributes {memplan.offset = 0 : i64} {
 
 // -----
 
-// expected-error @+1 {{'memplan.role' of argument #0 is "weights"; roles are weight, quantization_scale, input, kv_cache, optimizer_state and master_weight}}
-func.func @role(%x: tensor<4xf32> {memplan.role = "weights"}) {
+// Roles are enum attributes: a string (the old spelling) is refused, and a
+// misspelt role does not parse.
+// expected-error @+1 {{'memplan.role' of argument #0 is "weight"; roles are #memplan.role<weight>, <quantization_scale>, <input>, <kv_cache>, <optimizer_state> and <master_weight>}}
+func.func @role(%x: tensor<4xf32> {memplan.role = "weight"}) {
   return
 }
 
@@ -62,8 +64,8 @@ func.func @name(%x: tensor<4xf32> {memplan.name = 3 : i64}) {
 // -----
 
 func.func @result_roles(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'memplan.result_roles' has "grad"; result roles are activation, gradient and loss}}
-  %0 = memplan.gelu %x {memplan.result_roles = ["grad"]} : tensor<4xf32>
+  // expected-error @+1 {{'memplan.result_roles' has "gradient"; result roles are #memplan.result_role<activation>, <gradient> and <loss>}}
+  %0 = memplan.gelu %x {memplan.result_roles = ["gradient"]} : tensor<4xf32>
   return
 }
 
@@ -71,7 +73,7 @@ func.func @result_roles(%x: tensor<4xf32>) {
 
 func.func @result_roles_count(%x: tensor<4xf32>) {
   // expected-error @+1 {{'memplan.result_roles' must be an array of one role per result}}
-  %0 = memplan.gelu %x {memplan.result_roles = ["gradient", "loss"]} : tensor<4xf32>
+  %0 = memplan.gelu %x {memplan.result_roles = [#memplan.result_role<gradient>, #memplan.result_role<loss>]} : tensor<4xf32>
   return
 }
 
@@ -87,5 +89,36 @@ func.func @arena_value() {
 
 // expected-error @+1 {{'memplan.arena_alignment' of argument #0 must be a power of two}}
 func.func @arena_alignment(%a: memref<64xi8> {memplan.arena, memplan.arena_alignment = 48 : i64}) {
+  return
+}
+
+// -----
+
+// expected-error @+2 {{expected ::mlir::memplan::ArgumentRole to be one of: weight, quantization_scale, input, kv_cache, optimizer_state, master_weight}}
+// expected-error @+1 {{failed to parse MemPlan_ArgumentRoleAttr parameter 'value'}}
+func.func @role_misspelt(%x: tensor<4xf32> {memplan.role = #memplan.role<weights>}) {
+  return
+}
+
+// -----
+
+// A lower bound is the most bytes live at once: no arena is smaller.
+// expected-error @+1 {{'memplan.lower_bound' (4096) exceeds 'memplan.arena_size' (1024): no arena is below its lower bound}}
+func.func @bound_above_arena() attributes {memplan.arena_size = 1024 : i64, memplan.lower_bound = 4096 : i64} {
+  return
+}
+
+// -----
+
+// Every role round-trips.
+func.func @roles(%w: tensor<4xf32> {memplan.role = #memplan.role<weight>},
+                 %s: tensor<4xf32> {memplan.role = #memplan.role<quantization_scale>},
+                 %i: tensor<4xf32> {memplan.role = #memplan.role<input>},
+                 %k: tensor<4xf32> {memplan.role = #memplan.role<kv_cache>},
+                 %o: tensor<4xf32> {memplan.role = #memplan.role<optimizer_state>},
+                 %m: tensor<4xf32> {memplan.role = #memplan.role<master_weight>}) {
+  %0 = memplan.gelu %w {memplan.result_roles = [#memplan.result_role<activation>]} : tensor<4xf32>
+  %1 = memplan.gelu %w {memplan.result_roles = [#memplan.result_role<gradient>]} : tensor<4xf32>
+  %2 = memplan.gelu %w {memplan.result_roles = [#memplan.result_role<loss>]} : tensor<4xf32>
   return
 }

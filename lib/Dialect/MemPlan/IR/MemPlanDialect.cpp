@@ -10,18 +10,28 @@
 
 #include "memplan/Dialect/MemPlan/IR/MemPlanOps.h"
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::memplan;
 
+#include "memplan/Dialect/MemPlan/IR/MemPlanEnums.cpp.inc"
 #include "memplan/Dialect/MemPlan/IR/MemPlanOpsDialect.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "memplan/Dialect/MemPlan/IR/MemPlanAttributes.cpp.inc"
 
 void MemPlanDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "memplan/Dialect/MemPlan/IR/MemPlanOps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "memplan/Dialect/MemPlan/IR/MemPlanAttributes.cpp.inc"
       >();
 }
 
@@ -35,10 +45,27 @@ static LogicalResult verifyByteCount(Operation *op, NamedAttribute attribute) {
   return success();
 }
 
+/// A plan's lower bound is the most bytes live at once, so no arena is
+/// smaller: a lower bound above the arena is not a plan memplan wrote.
+static LogicalResult verifyLowerBoundWithinArena(Operation *op) {
+  MLIRContext *context = op->getContext();
+  auto bound = MemPlanDialect::LowerBoundAttrHelper(context).getAttr(op);
+  auto arena = MemPlanDialect::ArenaSizeAttrHelper(context).getAttr(op);
+  if (!bound || !arena || !bound.getType().isInteger(64) ||
+      !arena.getType().isInteger(64) || bound.getInt() <= arena.getInt())
+    return success();
+  return op->emitError() << "'"
+                         << MemPlanDialect::LowerBoundAttrHelper::getNameStr()
+                         << "' (" << bound.getInt() << ") exceeds '"
+                         << MemPlanDialect::ArenaSizeAttrHelper::getNameStr()
+                         << "' (" << arena.getInt()
+                         << "): no arena is below its lower bound";
+}
+
 LogicalResult MemPlanDialect::verifyOperationAttribute(Operation *op,
                                                        NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
-  if (name == kOffsetsAttrName) {
+  if (name == OffsetsAttrHelper::getNameStr()) {
     auto offsets = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
     if (!offsets)
       return op->emitError()
@@ -54,10 +81,15 @@ LogicalResult MemPlanDialect::verifyOperationAttribute(Operation *op,
                                   "outside the arena";
     return success();
   }
-  if (name == kScratchOffsetAttrName || name == kArenaSizeAttrName ||
-      name == kLowerBoundAttrName)
+  if (name == ScratchOffsetAttrHelper::getNameStr())
     return verifyByteCount(op, attr);
-  if (name == kAlignmentAttrName) {
+  if (name == ArenaSizeAttrHelper::getNameStr() ||
+      name == LowerBoundAttrHelper::getNameStr()) {
+    if (failed(verifyByteCount(op, attr)))
+      return failure();
+    return verifyLowerBoundWithinArena(op);
+  }
+  if (name == AlignmentAttrHelper::getNameStr()) {
     if (failed(verifyByteCount(op, attr)))
       return failure();
     int64_t alignment = cast<IntegerAttr>(attr.getValue()).getInt();
@@ -66,21 +98,20 @@ LogicalResult MemPlanDialect::verifyOperationAttribute(Operation *op,
              << "'" << name << "' must be a power of two, got " << alignment;
     return success();
   }
-  if (name == kResultRolesAttrName) {
+  if (name == ResultRolesAttrHelper::getNameStr()) {
     auto roles = dyn_cast<ArrayAttr>(attr.getValue());
     if (!roles || roles.size() != op->getNumResults())
       return op->emitError()
              << "'" << name << "' must be an array of one role per result";
-    for (Attribute role : roles) {
-      auto text = dyn_cast<StringAttr>(role);
-      if (!text || !llvm::is_contained(kResultRoles, text.getValue()))
-        return op->emitError()
-               << "'" << name << "' has " << role
-               << "; result roles are activation, gradient and loss";
-    }
+    for (Attribute role : roles)
+      if (!isa<ResultRoleAttr>(role))
+        return op->emitError() << "'" << name << "' has " << role
+                               << "; result roles are "
+                                  "#memplan.result_role<activation>, "
+                                  "<gradient> and <loss>";
     return success();
   }
-  if (name == kArenaAttrName) {
+  if (name == ArenaAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' takes no value";
     return success();
@@ -93,29 +124,28 @@ LogicalResult MemPlanDialect::verifyRegionArgAttribute(Operation *op,
                                                        unsigned argIndex,
                                                        NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
-  auto text = dyn_cast<StringAttr>(attr.getValue());
-  if (name == kNameAttrName) {
-    if (!text)
+  if (name == NameAttrHelper::getNameStr()) {
+    if (!isa<StringAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' of argument #" << argIndex
                              << " must be a string";
     return success();
   }
-  if (name == kRoleAttrName) {
-    if (!text || !llvm::is_contained(kArgumentRoles, text.getValue()))
+  if (name == RoleAttrHelper::getNameStr()) {
+    if (!isa<ArgumentRoleAttr>(attr.getValue()))
       return op->emitError()
              << "'" << name << "' of argument #" << argIndex << " is "
              << attr.getValue()
-             << "; roles are weight, quantization_scale, input, kv_cache, "
-                "optimizer_state and master_weight";
+             << "; roles are #memplan.role<weight>, <quantization_scale>, "
+                "<input>, <kv_cache>, <optimizer_state> and <master_weight>";
     return success();
   }
-  if (name == kArenaAttrName) {
+  if (name == ArenaAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' of argument #" << argIndex
                              << " takes no value";
     return success();
   }
-  if (name == kArenaAlignmentAttrName) {
+  if (name == ArenaAlignmentAttrHelper::getNameStr()) {
     auto alignment = dyn_cast<IntegerAttr>(attr.getValue());
     if (!alignment || alignment.getInt() <= 0 ||
         !llvm::isPowerOf2_64(alignment.getInt()))

@@ -24,11 +24,30 @@ def MemPlan_Dialect : Dialect {
     `memplan.op` is a generic op for anything else whose sizes are all the
     planner needs.
 
-    A plan is written as discardable `memplan.*` attributes (see
-    `PlanAttributes.h`), which the dialect verifies.
+    A plan, and the roles of arguments and results, are written as the
+    discardable attributes below (`memplan.offsets`, ...; see
+    `PlanAttributes.h` for what each means), read and written through the
+    generated helpers (`MemPlanDialect::OffsetsAttrHelper`, ...) and verified
+    by the dialect's hooks.
   }];
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let discardableAttrs = (ins
+    // The plan of --plan-offsets.
+    "::mlir::DenseI64ArrayAttr":$offsets,
+    "::mlir::IntegerAttr":$scratch_offset,
+    "::mlir::IntegerAttr":$arena_size,
+    "::mlir::IntegerAttr":$lower_bound,
+    "::mlir::IntegerAttr":$alignment,
+    // Roles and names, written by memplan-gen.
+    "::mlir::memplan::ArgumentRoleAttr":$role,
+    "::mlir::StringAttr":$name,
+    "::mlir::ArrayAttr":$result_roles,
+    // The arenas of --memplan-pack-allocs.
+    "::mlir::UnitAttr":$arena,
+    "::mlir::IntegerAttr":$arena_alignment
+  );
 }
 
 class MemPlan_Op<string mnemonic, list<Trait> traits = []>

@@ -4,10 +4,16 @@
 // See the LICENSE file at the root of the repository.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// --plan-offsets writes its plan as discardable attributes of the memplan
-// dialect, which the dialect verifies
-// (MemPlanDialect::verifyOperationAttribute) and --memplan-verify-plan and
-// memplan-translate read back:
+// The contract between memplan's passes, its tools and any other producer
+// or consumer of a plan. Each attribute is a discardable attribute of the
+// memplan dialect, declared in MemPlanDialect.td (`discardableAttrs`) and so
+// read and written through generated helpers, for example
+// `MemPlanDialect::OffsetsAttrHelper(context).getAttr(op)`, and verified by
+// the dialect's hooks (MemPlanDialect::verifyOperationAttribute,
+// verifyRegionArgAttribute):
+//
+// The plan, written by --plan-offsets, checked by --memplan-verify-plan and
+// read by memplan-translate and --memplan-memory-report:
 //
 //   memplan.offsets = array<i64: ...>   on an op: the arena offset of each
 //                                       result, -1 for results outside the
@@ -15,16 +21,20 @@
 //                                       arguments or constants)
 //   memplan.scratch_offset = N : i64    on an op with scratch memory
 //   memplan.arena_size = N : i64        on a function: bytes of its arena
-//   memplan.lower_bound = N : i64       on a function: max bytes live at once
+//   memplan.lower_bound = N : i64       on a function: max bytes live at
+//                                       once (at most the arena)
 //   memplan.alignment = N : i64         on a function: the alignment planned
 //
-// Roles, written by memplan-gen and read by --memplan-memory-report:
+// Roles, written by memplan-gen and read by --memplan-memory-report (enum
+// attributes, MemPlanAttributes.td):
 //
-//   memplan.role = "weight"             on a function argument: what it holds
-//                  (weight, quantization_scale, input, kv_cache,
-//                  optimizer_state, master_weight)
+//   memplan.role = #memplan.role<weight>
+//                                       on a function argument: what it holds
+//                                       (weight, quantization_scale, input,
+//                                       kv_cache, optimizer_state,
+//                                       master_weight)
 //   memplan.name = "h.0.attn.c_attn.w"  on a function argument: its name
-//   memplan.result_roles = ["activation", "gradient"]
+//   memplan.result_roles = [#memplan.result_role<gradient>, ...]
 //                                       on an op: what each result holds
 //                                       (activation, gradient, loss)
 //
@@ -41,28 +51,23 @@
 #ifndef MEMPLAN_DIALECT_MEMPLAN_IR_PLANATTRIBUTES_H
 #define MEMPLAN_DIALECT_MEMPLAN_IR_PLANATTRIBUTES_H
 
-#include "llvm/ADT/StringRef.h"
+#include "memplan/Dialect/MemPlan/IR/MemPlanDialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+#include <optional>
 
 namespace mlir::memplan {
 
-constexpr llvm::StringLiteral kOffsetsAttrName = "memplan.offsets";
-constexpr llvm::StringLiteral kScratchOffsetAttrName = "memplan.scratch_offset";
-constexpr llvm::StringLiteral kArenaSizeAttrName = "memplan.arena_size";
-constexpr llvm::StringLiteral kLowerBoundAttrName = "memplan.lower_bound";
-constexpr llvm::StringLiteral kAlignmentAttrName = "memplan.alignment";
-constexpr llvm::StringLiteral kRoleAttrName = "memplan.role";
-constexpr llvm::StringLiteral kNameAttrName = "memplan.name";
-constexpr llvm::StringLiteral kResultRolesAttrName = "memplan.result_roles";
-constexpr llvm::StringLiteral kArenaAttrName = "memplan.arena";
-constexpr llvm::StringLiteral kArenaAlignmentAttrName =
-    "memplan.arena_alignment";
+/// The role of argument `index` of `function` (memplan.role), if it has one.
+std::optional<ArgumentRole> getArgumentRole(FunctionOpInterface function,
+                                            unsigned index);
 
-/// The values of memplan.role and of memplan.result_roles.
-constexpr llvm::StringLiteral kArgumentRoles[] = {
-    "weight",   "quantization_scale", "input",
-    "kv_cache", "optimizer_state",    "master_weight"};
-constexpr llvm::StringLiteral kResultRoles[] = {"activation", "gradient",
-                                                "loss"};
+/// The role of `result` (its entry in memplan.result_roles); a result
+/// without one is an activation.
+ResultRole getResultRole(OpResult result);
+
+/// Writes memplan.result_roles on `op`, one role per result.
+void setResultRoles(Operation *op, ArrayRef<ResultRole> roles);
 
 } // namespace mlir::memplan
 
