@@ -12,6 +12,8 @@
 
 #include "memplan/Transforms/Passes.h"
 
+#include "ModuleFunctions.h"
+
 #include "memplan/Analysis/PlanVerification.h"
 #include "memplan/Dialect/MemPlan/IR/MemPlanInterfaces.h"
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
@@ -225,16 +227,23 @@ struct MemoryReportPass
   using MemoryReportBase::MemoryReportBase;
 
   void runOnOperation() override {
-    std::vector<FunctionMemory> functions;
-    for (auto function : getOperation().getOps<FunctionOpInterface>()) {
-      if (function.isExternal())
-        continue;
-      FailureOr<FunctionMemory> memory = measure(function);
-      if (failed(memory))
-        return signalPassFailure();
-      printTable(llvm::outs(), *memory);
-      functions.push_back(std::move(*memory));
-    }
+    // Measured in parallel, printed in the functions' order; nothing is
+    // printed when a plan is refused.
+    SmallVector<FunctionOpInterface> planned =
+        collectModuleFunctions(getOperation());
+    std::vector<FunctionMemory> functions(planned.size());
+    if (failed(forEachFunctionInParallel(
+            &getContext(), planned,
+            [&](size_t index, FunctionOpInterface function) {
+              FailureOr<FunctionMemory> memory = measure(function);
+              if (failed(memory))
+                return failure();
+              functions[index] = std::move(*memory);
+              return success();
+            })))
+      return signalPassFailure();
+    for (const FunctionMemory &memory : functions)
+      printTable(llvm::outs(), memory);
     if (!jsonFile.empty()) {
       std::string text;
       llvm::raw_string_ostream os(text);

@@ -10,6 +10,7 @@
 
 #include "ArenaPacking.h"
 #include "FunctionPlan.h"
+#include "ModuleFunctions.h"
 #include "memplan/Analysis/MemRefAliasModel.h"
 #include "memplan/Analysis/RegionExecution.h"
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
@@ -66,13 +67,13 @@ struct PackAllocsPass
   }
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
     iterationNumbers.clear();
+    // One function after another: packing rewrites a function while the
+    // alias model reads the bodies of the functions it calls, and
+    // arena-mode=arg adds symbols to the module.
     CallCaptureAnalysis calls;
-    SmallVector<FunctionOpInterface> functions(
-        module.getOps<FunctionOpInterface>());
-    for (FunctionOpInterface function : functions)
-      if (!function.isExternal() && failed(pack(function, calls)))
+    for (FunctionOpInterface function : collectModuleFunctions(getOperation()))
+      if (failed(pack(function, calls)))
         return signalPassFailure();
   }
 
@@ -178,15 +179,17 @@ struct PackAllocsPass
   LogicalResult addArenaArguments(FunctionOpInterface function,
                                   const FunctionPacking &packing,
                                   SmallVectorImpl<Value> &values) {
-    ModuleOp module = getOperation();
+    // Calls may come from anywhere in the top-level module (a nested
+    // module's function is called as @inner::@f); the size query goes next
+    // to the function, in its own module.
     if (std::optional<SymbolTable::UseRange> uses =
-            SymbolTable::getSymbolUses(function, module);
+            SymbolTable::getSymbolUses(function, getOperation());
         uses && !uses->empty())
       return function.emitError()
              << "arena-mode=arg adds arena arguments to @" << function.getName()
              << ", but it is called in this module";
     std::string queryName = (function.getName() + "_arena_size").str();
-    if (SymbolTable::lookupSymbolIn(module, queryName))
+    if (SymbolTable::lookupSymbolIn(function->getParentOp(), queryName))
       return function.emitError()
              << "arena-mode=arg: the size query @" << queryName
              << " would replace an existing symbol";

@@ -9,6 +9,7 @@
 #include "memplan/Transforms/Passes.h"
 
 #include "FunctionPlan.h"
+#include "ModuleFunctions.h"
 #include "PlanReports.h"
 #include "memplan/Support/OutputFiles.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -38,23 +39,28 @@ struct PlanOffsetsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
 
-    std::vector<FunctionPlan> plans;
-    bool failedAny = false;
-    for (auto function : module.getOps<FunctionOpInterface>()) {
-      if (function.isExternal())
-        continue;
-      FailureOr<FunctionPlan> plan =
-          planFunction(function, algorithm, alignment, inPlace, &search);
-      if (failed(plan)) {
-        failedAny = true;
-        continue;
-      }
-      annotateFunction(*plan);
-      emitPlanRemark(*plan);
-      plans.push_back(std::move(*plan));
-    }
-    if (failedAny)
+    // Each function is planned on its own (in parallel where MLIR may use
+    // threads), and the plans are kept in the functions' order for the
+    // report.
+    SmallVector<FunctionOpInterface> functions = collectModuleFunctions(module);
+    std::vector<std::optional<FunctionPlan>> planned(functions.size());
+    if (failed(forEachFunctionInParallel(
+            &getContext(), functions,
+            [&](size_t index, FunctionOpInterface function) {
+              FailureOr<FunctionPlan> plan = planFunction(
+                  function, algorithm, alignment, inPlace, &search);
+              if (failed(plan))
+                return failure();
+              annotateFunction(*plan);
+              emitPlanRemark(*plan);
+              planned[index] = std::move(*plan);
+              return success();
+            })))
       return signalPassFailure();
+    std::vector<FunctionPlan> plans;
+    plans.reserve(planned.size());
+    for (std::optional<FunctionPlan> &plan : planned)
+      plans.push_back(std::move(*plan));
 
     // The pictures and the report are written together or not at all.
     std::vector<::memplan::OutputFile> outputs;

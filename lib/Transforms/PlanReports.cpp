@@ -31,8 +31,12 @@ void mlir::memplan::emitPlanRemark(const FunctionPlan &plan) {
   double ratio = plan.lowerBound == 0
                      ? 1.0
                      : double(plan.solution.arenaSize) / plan.lowerBound;
-  char ratioText[32];
-  snprintf(ratioText, sizeof(ratioText), "%.3f", ratio);
+  // A copy for the diagnostic: it keeps a char array by reference (as if a
+  // literal), and remarks of functions planned in parallel are printed after
+  // this frame is gone.
+  char ratioBuffer[32];
+  snprintf(ratioBuffer, sizeof(ratioBuffer), "%.3f", ratio);
+  std::string ratioText = ratioBuffer;
   // At the function's return, whose source line is short (a generated
   // function's signature can fill a line of megabytes), naming the function.
   FunctionOpInterface function = plan.function;

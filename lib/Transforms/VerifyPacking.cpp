@@ -30,6 +30,8 @@
 
 #include "memplan/Transforms/Passes.h"
 
+#include "ModuleFunctions.h"
+
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
 
 #include "mlir/Conversion/LLVMCommon/LoweringOptions.h"
@@ -177,8 +179,8 @@ bool isAncestorOrSelf(Block *ancestor, Block *block) {
 
 class PackingChecker {
 public:
-  PackingChecker(FunctionOpInterface function, ModuleOp module)
-      : function(function), state(function), symbols(), module(module),
+  explicit PackingChecker(FunctionOpInterface function)
+      : function(function), state(function), symbols(),
         converter(function.getContext(),
                   LowerToLLVMOptions(function.getContext(),
                                      DataLayout::closest(function))),
@@ -865,7 +867,6 @@ private:
   FunctionOpInterface function;
   AsmState state;
   SymbolTableCollection symbols;
-  ModuleOp module;
   LLVMTypeConverter converter;
   DataLayout layout;
   DenseMap<Block *, DenseMap<Operation *, int64_t>> positionsIn;
@@ -877,10 +878,12 @@ private:
 struct VerifyPackingPass
     : public mlir::memplan::impl::VerifyPackingBase<VerifyPackingPass> {
   void runOnOperation() override {
-    for (auto function : getOperation().getOps<FunctionOpInterface>())
-      if (!function.isExternal() &&
-          failed(PackingChecker(function, getOperation()).check()))
-        signalPassFailure();
+    if (failed(forEachFunctionInParallel(
+            &getContext(), collectModuleFunctions(getOperation()),
+            [](size_t, FunctionOpInterface function) {
+              return PackingChecker(function).check();
+            })))
+      signalPassFailure();
     markAllAnalysesPreserved();
   }
 };

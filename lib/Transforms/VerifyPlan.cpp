@@ -8,6 +8,7 @@
 
 #include "memplan/Transforms/Passes.h"
 
+#include "ModuleFunctions.h"
 #include "memplan/Analysis/PlanVerification.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -24,12 +25,12 @@ namespace {
 struct VerifyPlanPass
     : public mlir::memplan::impl::VerifyPlanBase<VerifyPlanPass> {
   void runOnOperation() override {
-    for (auto function : getOperation().getOps<FunctionOpInterface>()) {
-      if (function.isExternal())
-        continue;
-      if (failed(verifyFunctionPlan(function)))
-        signalPassFailure();
-    }
+    if (failed(forEachFunctionInParallel(
+            &getContext(), collectModuleFunctions(getOperation()),
+            [](size_t, FunctionOpInterface function) {
+              return verifyFunctionPlan(function);
+            })))
+      signalPassFailure();
     markAllAnalysesPreserved();
   }
 };

@@ -191,6 +191,9 @@ def VerifyPacking : Pass<"memplan-verify-packing", "::mlir::ModuleOp"> {
 
     The first violation is an error naming both values.
   }];
+  // The byte sizes come from the LLVM types of the lowering; the dialect is
+  // loaded before functions are checked in parallel.
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def VerifyPlan : Pass<"memplan-verify-plan", "::mlir::ModuleOp"> {
@@ -220,6 +223,7 @@ def MemoryReport : Pass<"memplan-memory-report", "::mlir::ModuleOp"> {
     buffers in generated code), the total and the bytes per parameter.
     `json=` also writes it as JSON.
   }];
+  let dependentDialects = ["::mlir::memplan::MemPlanDialect"];
   let options = [
     Option<"jsonFile", "json", "std::string", "\"\"",
            "Also write the report as JSON to this file">,
