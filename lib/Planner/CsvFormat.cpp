@@ -77,6 +77,11 @@ bool memplan::readProblemCsv(std::istream &input, CsvProblem &result,
 
   if (!nextLine())
     return fail(1, "empty file: expected a header `id,lower,upper,size`");
+  // A UTF-8 byte-order mark, as spreadsheet programs write: not part of the
+  // first column's name (it once made the header unknown, with an error
+  // that looked like the right name).
+  if (line.compare(0, 3, "\xEF\xBB\xBF") == 0)
+    line.erase(0, 3);
   std::array<int, ColumnCount> position;
   position.fill(-1);
   std::vector<std::string> header = splitFields(line);

@@ -11,21 +11,43 @@
 // mlir-opt reads, memplan-opt reads. Built with memplan's tests, it also
 // registers the test passes of test/lib (--memplan-print-liveness).
 //
+// It reads its input within bounds (InputBounds.h): a stream that goes on
+// past --max-input-bytes, or brackets nested deeper than the parser's stack
+// allows, is one error and exit code 1, never a crash.
+//
 //===----------------------------------------------------------------------===//
 
+#include "memplan/Support/InputBounds.h"
 #include "memplan/Transforms/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
 
 #ifdef MEMPLAN_INCLUDE_TESTS
 #include "TestPasses.h"
 #endif
 
+static llvm::cl::opt<uint64_t> maxInputBytes(
+    "max-input-bytes",
+    llvm::cl::desc("Read at most this many bytes of an input that is not a "
+                   "regular file (a pipe, a device)"),
+    llvm::cl::init(memplan::kDefaultMaxStreamedInputBytes));
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "memplan-opt: error: " << message << "\n";
+  return 1;
+}
+
 int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
   mlir::registerAllPasses();
 #ifdef MEMPLAN_INCLUDE_TESTS
   mlir::memplan::test::registerTestPasses();
@@ -36,6 +58,30 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   mlir::memplan::registerMemPlan(registry);
 
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "memplan optimizer driver\n", registry));
+  auto [inputPath, outputPath] = mlir::registerAndParseCLIOptions(
+      argc, argv, "memplan optimizer driver\n", registry);
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  // Runs that read no input are mlir-opt's own.
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, inputPath, outputPath, registry));
+
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> input =
+      memplan::readBoundedInput(inputPath, maxInputBytes);
+  if (!input)
+    return fail(llvm::toString(input.takeError()));
+  if (llvm::Error deep = memplan::checkInputNesting((*input)->getBuffer()))
+    return fail(inputPath + ": " + llvm::toString(std::move(deep)));
+
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(outputPath, &error);
+  if (!output)
+    return fail(error);
+  if (mlir::failed(
+          mlir::MlirOptMain(output->os(), std::move(*input), registry, config)))
+    return 1;
+  output->keep();
+  return 0;
 }

@@ -21,6 +21,7 @@
 #include "memplan/Planner/Search.h"
 #include "memplan/Planner/Validator.h"
 #include "memplan/Support/AlgorithmOption.h"
+#include "memplan/Support/InputBounds.h"
 #include "memplan/Support/OutputFiles.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -50,6 +51,11 @@ static llvm::cl::opt<Algorithm>
     algorithm("algorithm", llvm::cl::desc("Offset algorithm"),
               llvm::cl::init(Algorithm::GreedyBySize), algorithmValues(),
               llvm::cl::cat(toolOptions));
+static llvm::cl::opt<uint64_t> maxInputBytes(
+    "max-input-bytes",
+    llvm::cl::desc("Read at most this many bytes of an input that is not a "
+                   "regular file (a pipe, a device)"),
+    llvm::cl::init(kDefaultMaxStreamedInputBytes), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<uint64_t> minimumAlignment(
     "alignment",
     llvm::cl::desc("Align every offset to at least this many bytes (a power "
@@ -96,9 +102,14 @@ int main(int argc, char **argv) {
     return fail("--alignment must be a power of two, got " +
                 llvm::Twine(minimumAlignment.getValue()));
 
-  std::ifstream input(inputPath, std::ios::binary);
-  if (!input)
-    return fail("cannot open '" + inputPath + "'");
+  // Read within bounds: a CSV from a pipe or device that never ends is an
+  // error past --max-input-bytes, not a line that grows until memory runs
+  // out.
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      readBoundedInput(inputPath, maxInputBytes);
+  if (!buffer)
+    return fail(llvm::toString(buffer.takeError()));
+  std::istringstream input(std::string((*buffer)->getBuffer()));
   CsvProblem csv;
   std::string error;
   if (!readProblemCsv(input, csv, error))
