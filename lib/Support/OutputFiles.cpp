@@ -8,6 +8,7 @@
 
 #include "memplan/Support/OutputFiles.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -37,19 +38,41 @@ Error cannotWrite(StringRef path, const Twine &why) {
 } // namespace
 
 Error memplan::writeOutputFiles(ArrayRef<OutputFile> files) {
+  // A path that exists and is not a regular file (/dev/null, /dev/stdout, a
+  // pipe) is written in place: renaming a temporary over it would replace
+  // the device or pipe with a file. It is written after every temporary, so
+  // that its failure (/dev/full) still leaves no regular file changed, and
+  // two outputs may name it (`--output /dev/null --svg /dev/null`).
+  auto isSpecial = [](StringRef path) {
+    sys::fs::file_status status;
+    return !sys::fs::status(path, status) && sys::fs::exists(status) &&
+           !sys::fs::is_regular_file(status) && !sys::fs::is_directory(status);
+  };
   for (size_t i = 0; i < files.size(); ++i)
     for (size_t j = i + 1; j < files.size(); ++j)
-      if (normalise(files[i].path) == normalise(files[j].path))
+      if (normalise(files[i].path) == normalise(files[j].path) &&
+          !isSpecial(files[i].path))
         return createStringError(inconvertibleErrorCode(),
                                  "two outputs would be written to '" +
                                      files[j].path + "'");
 
-  SmallVector<std::string> temporaries;
+  SmallVector<std::string> temporaries(files.size());
   auto removeTemporaries = [&] {
     for (const std::string &temporary : temporaries)
-      (void)sys::fs::remove(temporary);
+      if (!temporary.empty())
+        (void)sys::fs::remove(temporary);
   };
-  for (const OutputFile &file : files) {
+  auto write = [](int descriptor, StringRef text) -> std::error_code {
+    raw_fd_ostream os(descriptor, /*shouldClose=*/true);
+    os << text;
+    os.close();
+    std::error_code error = os.error();
+    os.clear_error();
+    return error;
+  };
+  for (auto [index, file] : llvm::enumerate(files)) {
+    if (isSpecial(file.path))
+      continue;
     int descriptor = -1;
     SmallString<256> temporary;
     if (std::error_code error = sys::fs::createUniqueFile(
@@ -58,25 +81,49 @@ Error memplan::writeOutputFiles(ArrayRef<OutputFile> files) {
       removeTemporaries();
       return cannotWrite(file.path, error.message());
     }
-    temporaries.push_back(std::string(temporary));
-    raw_fd_ostream os(descriptor, /*shouldClose=*/true);
-    os << file.text;
-    os.close();
-    if (os.has_error()) {
-      std::error_code error = os.error();
-      os.clear_error();
+    temporaries[index] = std::string(temporary);
+    if (std::error_code error = write(descriptor, file.text)) {
       removeTemporaries();
       return cannotWrite(file.path, error.message());
     }
   }
-  for (size_t i = 0; i < files.size(); ++i)
-    if (std::error_code error =
-            sys::fs::rename(temporaries[i], files[i].path)) {
-      // Those renamed already stay: each is complete. The rest are removed.
-      for (size_t k = i; k < files.size(); ++k)
-        (void)sys::fs::remove(temporaries[k]);
-      return cannotWrite(files[i].path, error.message());
+  for (auto [index, file] : llvm::enumerate(files)) {
+    if (!temporaries[index].empty())
+      continue;
+    int descriptor = -1;
+    std::error_code error = sys::fs::openFileForWrite(
+        file.path, descriptor, sys::fs::CD_OpenExisting, sys::fs::OF_None);
+    if (!error)
+      error = write(descriptor, file.text);
+    if (error) {
+      removeTemporaries();
+      return cannotWrite(file.path, error.message());
     }
+  }
+  for (auto [index, file] : llvm::enumerate(files)) {
+    if (temporaries[index].empty())
+      continue;
+    if (std::error_code error =
+            sys::fs::rename(temporaries[index], file.path)) {
+      // Those renamed already stay: each is complete. The rest are removed.
+      for (size_t k = index; k < files.size(); ++k)
+        if (!temporaries[k].empty())
+          (void)sys::fs::remove(temporaries[k]);
+      return cannotWrite(file.path, error.message());
+    }
+  }
+  return Error::success();
+}
+
+Error memplan::keepOutput(ToolOutputFile &output) {
+  raw_fd_ostream &os = output.os();
+  os.flush();
+  if (os.has_error()) {
+    std::error_code error = os.error();
+    os.clear_error();
+    return cannotWrite(output.getFilename(), error.message());
+  }
+  output.keep();
   return Error::success();
 }
 

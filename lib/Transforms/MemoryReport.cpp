@@ -244,6 +244,17 @@ struct MemoryReportPass
       return signalPassFailure();
     for (const FunctionMemory &memory : functions)
       printTable(llvm::outs(), memory);
+    // A table that cannot be written (stdout on a full disk) is an error of
+    // the pass, not an `LLVM ERROR` from the stream at exit.
+    llvm::outs().flush();
+    if (llvm::outs().has_error()) {
+      std::error_code error = llvm::outs().error();
+      llvm::outs().clear_error();
+      emitError(getOperation().getLoc())
+          << "cannot write the memory report to standard output: "
+          << error.message();
+      return signalPassFailure();
+    }
     if (!jsonFile.empty()) {
       std::string text;
       llvm::raw_string_ostream os(text);

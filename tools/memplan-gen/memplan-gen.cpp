@@ -16,6 +16,7 @@
 #include "TransformerGenerator.h"
 
 #include "memplan/Dialect/MemPlan/IR/MemPlanDialect.h"
+#include "memplan/Support/OutputFiles.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
@@ -130,6 +131,7 @@ int main(int argc, char **argv) {
                << activationDtype << " --attention " << attentionKind << "\n";
   module->print(output->os());
   output->os() << "\n";
-  output->keep();
+  if (llvm::Error unwritten = ::memplan::keepOutput(*output))
+    return fail(llvm::toString(std::move(unwritten)));
   return 0;
 }

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memplan/Support/InputBounds.h"
+#include "memplan/Support/OutputFiles.h"
 #include "memplan/Transforms/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -82,6 +83,7 @@ int main(int argc, char **argv) {
   if (mlir::failed(
           mlir::MlirOptMain(output->os(), std::move(*input), registry, config)))
     return 1;
-  output->keep();
+  if (llvm::Error unwritten = ::memplan::keepOutput(*output))
+    return fail(llvm::toString(std::move(unwritten)));
   return 0;
 }

@@ -181,6 +181,15 @@ int main(int argc, char **argv) {
                  << summary->nodes << " nodes"
                  << (summary->provenOptimal ? ", proven optimal" : "");
   llvm::outs() << " (" << getAlgorithmName(algorithm) << ")\n";
+  // A summary that cannot be written (stdout on a full disk) is an error
+  // here, not an `LLVM ERROR` from the stream at exit.
+  llvm::outs().flush();
+  if (llvm::outs().has_error()) {
+    std::error_code error = llvm::outs().error();
+    llvm::outs().clear_error();
+    return fail("cannot write the summary to standard output: " +
+                error.message());
+  }
   if (const auto &summary = result.solution.search;
       summary && !summary->capacityMet) {
     llvm::errs() << "memplan-plan: no plan within " << capacity.getValue()

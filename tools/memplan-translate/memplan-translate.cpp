@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memplan/Support/InputBounds.h"
+#include "memplan/Support/OutputFiles.h"
 #include "memplan/Target/Cuda/TranslateToCuda.h"
 
 #include "mlir/IR/AsmState.h"
@@ -114,6 +115,7 @@ int main(int argc, char **argv) {
                                    output->os(), splitInputFile,
                                    splitInputFile)))
     return 1;
-  output->keep();
+  if (llvm::Error unwritten = ::memplan::keepOutput(*output))
+    return fail(llvm::toString(std::move(unwritten)));
   return 0;
 }

@@ -19,6 +19,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 #include <string>
 
@@ -35,6 +36,12 @@ struct OutputFile {
 /// when a file cannot be created, written or renamed into place; the error
 /// names the path. A path that existed before is replaced only on success.
 llvm::Error writeOutputFiles(llvm::ArrayRef<OutputFile> files);
+
+/// Flushes a tool's main output and keeps it (ToolOutputFile::keep) when
+/// every byte was written; otherwise returns the error (a full disk), and the
+/// file is removed when `output` is destroyed. Without this, a write error
+/// is reported by the stream's destructor as an `LLVM ERROR`.
+llvm::Error keepOutput(llvm::ToolOutputFile &output);
 
 /// `name` made safe as part of a file name: letters, digits, `_`, `-` and
 /// `.` are kept, every other byte becomes `_`, and a name that would be
