@@ -20,6 +20,7 @@
 #include "GraphBuilder.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 
@@ -317,6 +318,35 @@ std::optional<Type> parseType(MLIRContext *context, StringRef name) {
 
 } // namespace
 
+/// The first tensor of the graph whose bytes would not fit in 63 bits (at 8
+/// bytes an element, the widest type the graph uses), named for the error;
+/// empty when every tensor fits. The graph's shapes are products of the
+/// options (batch x tokens x width), and an overflowing product is
+/// undefined behaviour in the generator and a wrapped shape in its output.
+static std::string findOversizedTensor(const GeneratorOptions &o) {
+  const ModelConfig &m = o.model;
+  int64_t queries = o.mode == Mode::Decode ? 1 : o.seq;
+  int64_t keys = o.mode == Mode::Decode ? o.kvLen : o.seq;
+  int64_t width = std::max({m.hidden, m.ffn, m.vocab});
+  struct Term {
+    const char *name;
+    std::initializer_list<int64_t> dims;
+  };
+  std::initializer_list<Term> terms = {
+      {"activation (batch x tokens x width)", {o.batch, queries, width, 8}},
+      {"KV cache (batch x kv-len x hidden)", {o.batch, keys, m.hidden, 8}},
+      {"attention scores (batch x heads x tokens x keys)",
+       {o.batch, m.heads, queries, keys, 8}},
+  };
+  for (const Term &term : terms) {
+    int64_t product = 1;
+    for (int64_t dim : term.dims)
+      if (llvm::MulOverflow(product, dim, product))
+        return term.name;
+  }
+  return "";
+}
+
 namespace memplan::gen {
 OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
                                           GeneratorOptions options,
@@ -367,6 +397,14 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
     error = model.name + " has " + std::to_string(model.maxPositions) +
             " learned positions; " + std::to_string(positions) +
             " tokens do not fit";
+    return nullptr;
+  }
+
+  if (std::string tensor = findOversizedTensor(options); !tensor.empty()) {
+    error = "the " + tensor + " tensor would exceed 2^63 bytes with batch " +
+            std::to_string(options.batch) + ", seq " +
+            std::to_string(options.seq) + " and kv-len " +
+            std::to_string(options.kvLen);
     return nullptr;
   }
 

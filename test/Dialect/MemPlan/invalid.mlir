@@ -274,6 +274,15 @@ func.func @reshape_count(%x: tensor<2x3xf16>) {
 
 // -----
 
+// A count past 2^63 - 1 is named as such (it once wrapped to "0 elements").
+func.func @reshape_count_overflow(%x: tensor<4611686018427387904x4xf32>) {
+  // expected-error @+1 {{'memplan.reshape' op the input 4611686018427387904x4 has more than 2^63 - 1 elements}}
+  %0 = memplan.reshape %x : tensor<4611686018427387904x4xf32> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
 func.func @reshape_type(%x: tensor<2x3xf16>) {
   // expected-error @+1 {{'memplan.reshape' op reshape changes the element type from 'f16' to 'f32'; use memplan.cast}}
   %0 = memplan.reshape %x : tensor<2x3xf16> -> tensor<6xf32>

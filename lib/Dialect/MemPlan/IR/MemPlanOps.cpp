@@ -17,6 +17,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -323,15 +324,32 @@ LogicalResult TransposeOp::verify() {
   return verifyResult(*this, getResult(), expected, inputType.getElementType());
 }
 
+/// The element count of `shape`, or nullopt when it exceeds 2^63 - 1
+/// (ShapedType::getNumElements wraps around, and a wrapped count once made
+/// a reshape of 2^62 x 4 elements report "0 elements").
+static std::optional<int64_t> countElements(ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape)
+    if (llvm::MulOverflow(count, dim, count))
+      return std::nullopt;
+  return count;
+}
+
 LogicalResult ReshapeOp::verify() {
   RankedTensorType inputType = getInput().getType();
   RankedTensorType resultType = getResult().getType();
-  if (inputType.getNumElements() != resultType.getNumElements())
+  std::optional<int64_t> inputCount = countElements(inputType.getShape());
+  std::optional<int64_t> resultCount = countElements(resultType.getShape());
+  if (!inputCount || !resultCount)
+    return emitOpError("the ")
+           << (inputCount ? "result " : "input ")
+           << formatShape((inputCount ? resultType : inputType).getShape())
+           << " has more than 2^63 - 1 elements";
+  if (*inputCount != *resultCount)
     return emitOpError("reshape changes the element count: input ")
-           << formatShape(inputType.getShape()) << " has "
-           << inputType.getNumElements() << " elements, result "
-           << formatShape(resultType.getShape()) << " has "
-           << resultType.getNumElements();
+           << formatShape(inputType.getShape()) << " has " << *inputCount
+           << " elements, result " << formatShape(resultType.getShape())
+           << " has " << *resultCount;
   if (inputType.getElementType() != resultType.getElementType())
     return emitOpError("reshape changes the element type from ")
            << inputType.getElementType() << " to "
