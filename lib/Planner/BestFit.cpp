@@ -12,6 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "memplan/Planner/GreedyAlgorithms.h"
+
 #include "OffsetPlacement.h"
 
 #include <algorithm>

@@ -16,6 +16,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "IntervalStabber.h"
+#include "memplan/Planner/GreedyAlgorithms.h"
+
 #include "OffsetPlacement.h"
 
 #include <algorithm>

@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "BufferOrder.h"
+#include "memplan/Planner/GreedyAlgorithms.h"
+
 #include "OffsetPlacement.h"
 
 using namespace memplan;

@@ -12,7 +12,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OffsetPlacement.h"
+#include "memplan/Planner/GreedyAlgorithms.h"
+
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace memplan;
 
@@ -28,8 +30,11 @@ PlanResult memplan::planNaive(const Problem &problem) {
     if (buffer.size == 0)
       continue;
     std::optional<uint64_t> offset = alignUp(cursor, buffer.alignment);
-    if (!offset || __builtin_add_overflow(*offset, buffer.size, &cursor))
+    std::optional<uint64_t> end =
+        offset ? llvm::checkedAddUnsigned(*offset, buffer.size) : std::nullopt;
+    if (!end)
       return arenaOverflow();
+    cursor = *end;
     solution.offsets[i] = *offset;
   }
   solution.arenaSize = cursor;

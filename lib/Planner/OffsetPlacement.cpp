@@ -8,9 +8,12 @@
 
 #include "OffsetPlacement.h"
 
+#include "memplan/Planner/GreedyAlgorithms.h"
+
 #include "IntervalStabber.h"
 #include "SlotSet.h"
 #include "TimeAxis.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <algorithm>
 
@@ -62,8 +65,7 @@ struct OffsetPlacement::Impl {
     }
     if (!found) {
       std::optional<uint64_t> aligned = alignUp(cursor, buffer.alignment);
-      uint64_t end;
-      if (!aligned || __builtin_add_overflow(*aligned, buffer.size, &end))
+      if (!aligned || !llvm::checkedAddUnsigned(*aligned, buffer.size))
         return false;
       bestOffset = *aligned;
     }
@@ -131,12 +133,6 @@ Solution OffsetPlacement::takeSolution() {
           std::max(solution.arenaSize,
                    solution.offsets[i] + impl->problem.buffers[i].size);
   return solution;
-}
-
-PlanResult memplan::arenaOverflow() {
-  PlanResult result;
-  result.error = "the arena would exceed 2^64 bytes";
-  return result;
 }
 
 PlanResult memplan::placeInOrder(const Problem &problem,

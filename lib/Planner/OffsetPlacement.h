@@ -17,7 +17,7 @@
 #ifndef MEMPLAN_LIB_PLANNER_OFFSETPLACEMENT_H
 #define MEMPLAN_LIB_PLANNER_OFFSETPLACEMENT_H
 
-#include "memplan/Planner/Algorithms.h"
+#include "memplan/Planner/PlanResult.h"
 
 #include <cstdint>
 #include <memory>
@@ -54,9 +54,6 @@ PlanResult placeInOrder(const Problem &problem,
 /// `result`, or the naive layout if that one is smaller: offset algorithms
 /// never do worse than no reuse.
 PlanResult keepNoWorseThanNaive(const Problem &problem, PlanResult result);
-
-/// The error of a plan whose arena would not fit in 64 bits.
-PlanResult arenaOverflow();
 
 } // namespace memplan
 

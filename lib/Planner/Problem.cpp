@@ -9,6 +9,8 @@
 #include "memplan/Planner/Problem.h"
 
 #include "TimeAxis.h"
+#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 
@@ -33,15 +35,11 @@ std::optional<uint64_t> memplan::alignUp(uint64_t value, uint64_t alignment) {
   uint64_t remainder = value % alignment;
   if (remainder == 0)
     return value;
-  uint64_t result;
-  if (__builtin_add_overflow(value, alignment - remainder, &result))
-    return std::nullopt;
-  return result;
+  return llvm::checkedAddUnsigned(value, alignment - remainder);
 }
 
 static uint64_t saturatingAdd(uint64_t a, uint64_t b) {
-  uint64_t sum;
-  return __builtin_add_overflow(a, b, &sum) ? UINT64_MAX : sum;
+  return llvm::SaturatingAdd(a, b);
 }
 
 uint64_t memplan::computeBytesWithoutReuse(const Problem &problem) {

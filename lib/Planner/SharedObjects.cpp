@@ -14,10 +14,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memplan/Planner/Algorithms.h"
+#include "memplan/Planner/GreedyAlgorithms.h"
 
 #include "BufferOrder.h"
 #include "OffsetPlacement.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <algorithm>
 #include <map>
@@ -85,8 +86,11 @@ PlanResult memplan::planSharedObjects(const Problem &problem) {
     if (!offset)
       return arenaOverflow();
     objectOffset[i] = *offset;
-    if (__builtin_add_overflow(*offset, objects[i].size, &cursor))
+    std::optional<uint64_t> end =
+        llvm::checkedAddUnsigned(*offset, objects[i].size);
+    if (!end)
       return arenaOverflow();
+    cursor = *end;
   }
 
   PlanResult result;

@@ -14,6 +14,8 @@
 #ifndef MEMPLAN_LIB_PLANNER_SLOTSET_H
 #define MEMPLAN_LIB_PLANNER_SLOTSET_H
 
+#include "llvm/ADT/bit.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -38,7 +40,7 @@ public:
     size_t word = slot / 64;
     uint64_t bits = words[word] & (~uint64_t(0) << (slot % 64));
     if (bits)
-      return word * 64 + __builtin_ctzll(bits);
+      return word * 64 + llvm::countr_zero(bits);
     // The next non-empty word, through the summary.
     size_t next = word + 1;
     for (size_t s = next / 64; s < summary.size(); ++s) {
@@ -46,8 +48,8 @@ public:
       if (s == next / 64)
         mask &= next % 64 == 0 ? ~uint64_t(0) : (~uint64_t(0) << (next % 64));
       if (mask) {
-        size_t found = s * 64 + __builtin_ctzll(mask);
-        return found * 64 + __builtin_ctzll(words[found]);
+        size_t found = s * 64 + llvm::countr_zero(mask);
+        return found * 64 + llvm::countr_zero(words[found]);
       }
     }
     return size;

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memplan/Planner/Validator.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <algorithm>
 #include <map>
@@ -40,7 +41,7 @@ memplan::validateSolution(const Problem &problem, const Solution &solution) {
   uint64_t maxEnd = 0;
   for (size_t i = 0; i < buffers.size(); ++i) {
     const Buffer &buffer = buffers[i];
-    uint64_t offset = solution.offsets[i], end;
+    uint64_t offset = solution.offsets[i];
     if (buffer.start >= buffer.end)
       return ValidationError{i, std::nullopt,
                              "buffer " + std::to_string(i) +
@@ -51,12 +52,13 @@ memplan::validateSolution(const Problem &problem, const Solution &solution) {
                                  std::to_string(offset) +
                                  " is not aligned to " +
                                  std::to_string(buffer.alignment)};
-    if (__builtin_add_overflow(offset, buffer.size, &end))
+    std::optional<uint64_t> end = llvm::checkedAddUnsigned(offset, buffer.size);
+    if (!end)
       return ValidationError{i, std::nullopt,
                              "buffer " + std::to_string(i) +
                                  " ends beyond 2^64 bytes"};
     if (buffer.size != 0)
-      maxEnd = std::max(maxEnd, end);
+      maxEnd = std::max(maxEnd, *end);
   }
   if (solution.arenaSize != maxEnd)
     return ValidationError{

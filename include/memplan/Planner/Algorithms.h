@@ -12,7 +12,8 @@
 #ifndef MEMPLAN_PLANNER_ALGORITHMS_H
 #define MEMPLAN_PLANNER_ALGORITHMS_H
 
-#include "memplan/Planner/Problem.h"
+#include "memplan/Planner/GreedyAlgorithms.h"
+#include "memplan/Planner/PlanResult.h"
 
 #include <string>
 #include <string_view>
@@ -41,26 +42,12 @@ std::string_view getAlgorithmDescription(Algorithm algorithm);
 /// The algorithm with that spelling, if any.
 std::optional<Algorithm> parseAlgorithm(std::string_view name);
 
-/// A solution, or why there is none (an invalid problem, or an arena that
-/// would not fit in 64 bits).
-struct PlanResult {
-  Solution solution;
-  std::string error;
-  bool ok() const { return error.empty(); }
-};
-
 struct SearchOptions;
 
 /// Plans with `algorithm`; `search` configures Algorithm::Search (default
 /// options when null).
 PlanResult plan(const Problem &problem, Algorithm algorithm,
                 const SearchOptions *search = nullptr);
-
-PlanResult planNaive(const Problem &problem);
-PlanResult planGreedyBySize(const Problem &problem);
-PlanResult planGreedyByBreadth(const Problem &problem);
-PlanResult planBestFit(const Problem &problem);
-PlanResult planSharedObjects(const Problem &problem);
 
 } // namespace memplan
 

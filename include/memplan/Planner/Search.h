@@ -15,7 +15,7 @@
 #ifndef MEMPLAN_PLANNER_SEARCH_H
 #define MEMPLAN_PLANNER_SEARCH_H
 
-#include "memplan/Planner/Algorithms.h"
+#include "memplan/Planner/PlanResult.h"
 
 #include <cstdint>
 #include <optional>

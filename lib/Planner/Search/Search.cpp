@@ -18,16 +18,19 @@
 
 #include "memplan/Planner/Search.h"
 
+#include "memplan/Planner/GreedyAlgorithms.h"
+
 #include "FullSectionBlocks.h"
 #include "SearchBudget.h"
 #include "SkylineSearch.h"
 #include "memplan/Planner/Validator.h"
 
+#include "llvm/Support/thread.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <functional>
-#include <pthread.h>
 #include <thread>
 #include <utility>
 
@@ -64,35 +67,17 @@ PlanResult bestGreedy(const Problem &problem, SearchClock::time_point started,
 
 /// Runs `body` on a thread with a stack of `bytes`, joined on destruction,
 /// so that a deep search cannot overflow the caller's stack, whatever thread
-/// that is. If no such thread can be made, runs it at once on the caller's.
+/// that is (llvm::thread sets the stack size; std::thread cannot).
 class StackThread {
 public:
-  StackThread(size_t bytes, std::function<void()> body)
-      : body(std::move(body)) {
-    pthread_attr_t attributes;
-    if (pthread_attr_init(&attributes) == 0) {
-      auto entry = [](void *argument) -> void * {
-        static_cast<StackThread *>(argument)->body();
-        return nullptr;
-      };
-      started = pthread_attr_setstacksize(&attributes, bytes) == 0 &&
-                pthread_create(&thread, &attributes, entry, this) == 0;
-      pthread_attr_destroy(&attributes);
-    }
-    if (!started)
-      this->body();
-  }
-  ~StackThread() {
-    if (started)
-      pthread_join(thread, nullptr);
-  }
+  StackThread(unsigned bytes, std::function<void()> body)
+      : thread(std::optional<unsigned>(bytes), std::move(body)) {}
+  ~StackThread() { thread.join(); }
   StackThread(const StackThread &) = delete;
   StackThread &operator=(const StackThread &) = delete;
 
 private:
-  std::function<void()> body;
-  pthread_t thread;
-  bool started = false;
+  llvm::thread thread;
 };
 
 PlanResult planSearchOnThisStack(const Problem &problem,

@@ -26,7 +26,7 @@ namespace memplan {
 /// The stack a search needs (reserved, not committed, up front): it
 /// recurses once per buffer it places. planSearch runs every SkylineSearch
 /// on a thread with a stack this large.
-constexpr size_t kSearchStackBytes = size_t(256) << 20;
+constexpr unsigned kSearchStackBytes = 256u << 20;
 
 /// The decision procedure on one problem (sizes already padded to the
 /// alignment, zero-sized buffers removed). Calls may be repeated with other

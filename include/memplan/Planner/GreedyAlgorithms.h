@@ -1,0 +1,30 @@
+//===- GreedyAlgorithms.h - The one-pass offset algorithms ------*- C++ -*-===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The algorithms that place every buffer once, in an order of their own
+// (Pisarchyk & Lee 2020; XLA's heap simulator). The search (Search.h) starts
+// from the best of them; Algorithms.h dispatches to any of them by name.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMPLAN_PLANNER_GREEDYALGORITHMS_H
+#define MEMPLAN_PLANNER_GREEDYALGORITHMS_H
+
+#include "memplan/Planner/PlanResult.h"
+
+namespace memplan {
+
+PlanResult planNaive(const Problem &problem);
+PlanResult planGreedyBySize(const Problem &problem);
+PlanResult planGreedyByBreadth(const Problem &problem);
+PlanResult planBestFit(const Problem &problem);
+PlanResult planSharedObjects(const Problem &problem);
+
+} // namespace memplan
+
+#endif // MEMPLAN_PLANNER_GREEDYALGORITHMS_H
