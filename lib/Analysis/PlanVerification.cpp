@@ -18,6 +18,19 @@
 using namespace mlir;
 using namespace mlir::memplan;
 
+FailureOr<uint64_t>
+mlir::memplan::getPlannedArenaSize(FunctionOpInterface function) {
+  IntegerAttr arena = MemPlanDialect::ArenaSizeAttrHelper(function.getContext())
+                          .getAttr(function);
+  if (!arena)
+    return function.emitError()
+           << "function has no '"
+           << MemPlanDialect::ArenaSizeAttrHelper::getNameStr()
+           << "': it is not planned (run --plan-offsets first)";
+  // The dialect verifies it is a non-negative i64.
+  return static_cast<uint64_t>(arena.getInt());
+}
+
 std::optional<int64_t> mlir::memplan::getRecordedOffset(Value value) {
   auto result = dyn_cast<OpResult>(value);
   if (!result)
@@ -53,13 +66,9 @@ public:
 
   LogicalResult check() {
     MLIRContext *context = function.getContext();
-    IntegerAttr arena =
-        MemPlanDialect::ArenaSizeAttrHelper(context).getAttr(function);
-    if (!arena)
-      return function.emitError()
-             << "function has no '"
-             << MemPlanDialect::ArenaSizeAttrHelper::getNameStr()
-             << "': it is not planned (run --plan-offsets first)";
+    FailureOr<uint64_t> arena = getPlannedArenaSize(function);
+    if (failed(arena))
+      return failure();
     uint64_t alignment = 1;
     if (IntegerAttr attr =
             MemPlanDialect::AlignmentAttrHelper(context).getAttr(function))
@@ -71,7 +80,7 @@ public:
 
     ::memplan::Problem problem = liveness->toProblem(alignment);
     ::memplan::Solution solution;
-    solution.arenaSize = arena.getInt();
+    solution.arenaSize = *arena;
     for (const LiveBuffer &buffer : liveness->getBuffers()) {
       FailureOr<uint64_t> offset = getBufferOffset(buffer);
       if (failed(offset))

@@ -55,20 +55,12 @@ FailureOr<FunctionMemory> measure(FunctionOpInterface function) {
   // A report counts what the plan claims, so the claim is proven first (a
   // hand-edited plan with a buffer outside its arena would report an arena
   // too small).
-  if (function->hasAttr(MemPlanDialect::ArenaSizeAttrHelper::getNameStr()) &&
-      failed(verifyFunctionPlan(function)))
+  if (failed(verifyFunctionPlan(function)))
     return failure();
   FunctionMemory memory;
   memory.name = function.getName().str();
   MLIRContext *context = function.getContext();
-  IntegerAttr arena =
-      MemPlanDialect::ArenaSizeAttrHelper(context).getAttr(function);
-  if (!arena)
-    return function.emitError()
-           << "function has no '"
-           << MemPlanDialect::ArenaSizeAttrHelper::getNameStr()
-           << "': it is not planned (run --plan-offsets first)";
-  memory.arena = arena.getInt();
+  memory.arena = *getPlannedArenaSize(function);
   if (IntegerAttr bound =
           MemPlanDialect::LowerBoundAttrHelper(context).getAttr(function))
     memory.lowerBound = bound.getInt();

@@ -28,6 +28,10 @@ namespace mlir::memplan {
 /// the end of the highest buffer. Emits an error naming the values at fault.
 LogicalResult verifyFunctionPlan(FunctionOpInterface function);
 
+/// The arena size recorded on `function` (memplan.arena_size); emits "it
+/// is not planned" and fails when there is none.
+FailureOr<uint64_t> getPlannedArenaSize(FunctionOpInterface function);
+
 /// The arena offset recorded for `value` by its defining op, if it has one.
 std::optional<int64_t> getRecordedOffset(Value value);
 

@@ -200,9 +200,11 @@ LogicalResult FunctionEmitter::emitSignature() {
 }
 
 LogicalResult FunctionEmitter::emit() {
-  IntegerAttr arena = MemPlanDialect::ArenaSizeAttrHelper(function.getContext())
-                          .getAttr(function);
-  int64_t arenaBytes = arena.getInt();
+  // The plan was proven (verifyFunctionPlan) before any code is written.
+  FailureOr<uint64_t> arena = getPlannedArenaSize(function);
+  if (failed(arena))
+    return failure();
+  int64_t arenaBytes = static_cast<int64_t>(*arena);
   StringRef fn = function.getName();
 
   os << "// ---- @" << fn << " "
