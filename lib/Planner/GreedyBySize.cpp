@@ -19,7 +19,13 @@
 using namespace memplan;
 
 PlanResult memplan::planGreedyBySize(const Problem &problem) {
+  return planGreedyBySizeUntil(problem, {});
+}
+
+PlanResult
+memplan::planGreedyBySizeUntil(const Problem &problem,
+                               const std::function<bool()> &expired) {
   if (std::string error = checkProblem(problem); !error.empty())
     return {{}, error};
-  return placeInOrder(problem, orderBySizeThenStart(problem));
+  return placeInOrder(problem, orderBySizeThenStart(problem), expired);
 }

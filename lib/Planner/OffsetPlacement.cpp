@@ -136,11 +136,15 @@ Solution OffsetPlacement::takeSolution() {
 }
 
 PlanResult memplan::placeInOrder(const Problem &problem,
-                                 const std::vector<uint32_t> &order) {
+                                 const std::vector<uint32_t> &order,
+                                 const std::function<bool()> &expired) {
   OffsetPlacement placement(problem);
-  for (uint32_t id : order)
-    if (!placement.place(id))
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (expired && i && i % kPlacementsPerClockRead == 0 && expired())
+      return {{}, kOutOfTime};
+    if (!placement.place(order[i]))
       return arenaOverflow();
+  }
   PlanResult result;
   result.solution = placement.takeSolution();
   return keepNoWorseThanNaive(problem, std::move(result));

@@ -20,6 +20,7 @@
 #include "memplan/Planner/PlanResult.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -48,8 +49,23 @@ private:
 };
 
 /// Places every buffer in `order` (a permutation of the buffer indices).
+/// `expired`, when given, is asked every kPlacementsPerClockRead placements
+/// whether time is up; if it is, the result is kOutOfTime.
 PlanResult placeInOrder(const Problem &problem,
-                        const std::vector<uint32_t> &order);
+                        const std::vector<uint32_t> &order,
+                        const std::function<bool()> &expired = {});
+
+/// How often placeInOrder asks whether time is up.
+constexpr size_t kPlacementsPerClockRead = 256;
+
+/// The error of a placement stopped by its deadline.
+constexpr const char *kOutOfTime = "out of time";
+
+/// Greedy by size (GreedyAlgorithms.h) that stops once `expired` says so,
+/// for the search's starting plan (a placement can take seconds where many
+/// buffers are live at once).
+PlanResult planGreedyBySizeUntil(const Problem &problem,
+                                 const std::function<bool()> &expired);
 
 /// `result`, or the naive layout if that one is smaller: offset algorithms
 /// never do worse than no reuse.

@@ -287,4 +287,28 @@ TEST(Search, ClampsBudgetsOutsideItsRange) {
   EXPECT_TRUE(isValidSearchSeconds(kMaxSearchSeconds));
 }
 
+// The starting plan honours the budget: greedy placement is quadratic where
+// many buffers are live at once (100,000 always-live buffers once took 45 s
+// of a 10 s budget), so it stops at the deadline and the search starts from
+// the naive layout. A budget of 0 s is past at the first clock read
+// (placement 256), so this is deterministic.
+TEST(Search, StartingPlanStopsAtTheDeadline) {
+  Problem problem = generateRandomProblem(11, 2000, 50, 8, 256);
+  PlanResult greedy = planGreedyBySize(problem);
+  PlanResult naive = planNaive(problem);
+  ASSERT_TRUE(greedy.ok() && naive.ok());
+  ASSERT_LT(greedy.solution.arenaSize, naive.solution.arenaSize);
+
+  SearchOptions options;
+  options.seconds = 0;
+  Solution solution = search(problem, options);
+  EXPECT_EQ(solution.search->startArena, naive.solution.arenaSize);
+  EXPECT_EQ(solution.arenaSize, naive.solution.arenaSize);
+  // With time, the same search starts from greedy by size (or better).
+  options.seconds = 5;
+  options.nodeLimit = 1;
+  EXPECT_LE(search(problem, options).search->startArena,
+            greedy.solution.arenaSize);
+}
+
 } // namespace

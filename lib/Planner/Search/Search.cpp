@@ -21,6 +21,7 @@
 #include "memplan/Planner/GreedyAlgorithms.h"
 
 #include "FullSectionBlocks.h"
+#include "OffsetPlacement.h"
 #include "SearchBudget.h"
 #include "SkylineSearch.h"
 #include "memplan/Planner/Validator.h"
@@ -47,16 +48,27 @@ constexpr double kBisectionShare = 0.25;
 /// round robin between a reduced problem and the original.
 constexpr uint64_t kFirstTurnNodes = 16384;
 
-/// The best of the greedy offset algorithms.
-/// The others are skipped once a quarter of `seconds` has gone (on problems
-/// where many buffers live at once, each greedy pass is quadratic).
+/// The best of the greedy offset algorithms, within `seconds` from
+/// `started`. Greedy by size stops at the deadline (the naive layout is then
+/// the start: a placement is quadratic where every buffer is live at once,
+/// and 100,000 of them once took 45 s of a 10 s budget); the others run only
+/// while a quarter of the budget has not gone and as long again as greedy by
+/// size took still fits in it.
 PlanResult bestGreedy(const Problem &problem, SearchClock::time_point started,
                       double seconds) {
-  PlanResult best = planGreedyBySize(problem);
+  auto deadline = started + std::chrono::duration_cast<SearchClock::duration>(
+                                std::chrono::duration<double>(seconds));
+  PlanResult best = planGreedyBySizeUntil(
+      problem, [&] { return SearchClock::now() >= deadline; });
+  if (!best.ok() && best.error == kOutOfTime)
+    return planNaive(problem);
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(SearchClock::now() - started).count();
+  };
+  double firstTook = elapsed();
   for (auto algorithm : {planBestFit, planGreedyByBreadth}) {
-    if (!best.ok() ||
-        std::chrono::duration<double>(SearchClock::now() - started).count() >
-            seconds / 4)
+    if (!best.ok() || elapsed() > seconds / 4 ||
+        elapsed() + firstTook > seconds)
       return best;
     PlanResult other = algorithm(problem);
     if (other.ok() && other.solution.arenaSize < best.solution.arenaSize)
@@ -83,7 +95,12 @@ private:
 PlanResult planSearchOnThisStack(const Problem &problem,
                                  const SearchOptions &options) {
   auto started = SearchClock::now();
-  PlanResult result = bestGreedy(problem, started, options.seconds);
+  // A budget outside [0, kMaxSearchSeconds] (NaN, infinity, negative) is
+  // clamped before it becomes a duration: converting a double beyond the
+  // clock's range to its integer ticks is undefined behaviour.
+  double seconds = options.seconds >= 0 ? options.seconds : 0.0;
+  seconds = std::min(seconds, kMaxSearchSeconds);
+  PlanResult result = bestGreedy(problem, started, seconds);
   if (!result.ok())
     return result;
   SearchSummary summary;
@@ -128,11 +145,6 @@ PlanResult planSearchOnThisStack(const Problem &problem,
   }
 
   SkylineSearch search(padded);
-  // A budget outside [0, kMaxSearchSeconds] (NaN, infinity, negative) is
-  // clamped before it becomes a duration: converting a double beyond the
-  // clock's range to its integer ticks is undefined behaviour.
-  double seconds = options.seconds >= 0 ? options.seconds : 0.0;
-  seconds = std::min(seconds, kMaxSearchSeconds);
   budget.deadline = started + std::chrono::duration_cast<SearchClock::duration>(
                                   std::chrono::duration<double>(seconds));
   budget.nodeLimit = options.nodeLimit;
