@@ -83,7 +83,7 @@ func.func @matmul_dynamic(%a: tensor<?x8xf16>, %b: tensor<8x4xf16>) {
 // -----
 
 func.func @matmul_workspace(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>) {
-  // expected-error @+1 {{'memplan.matmul' op workspace_bytes must be >= 0, got -1}}
+  // expected-error @+1 {{'memplan.matmul' op attribute 'workspace_bytes' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
   %0 = memplan.matmul %a, %b {workspace_bytes = -1 : i64} : tensor<4x8xf16>, tensor<8x4xf16> -> tensor<4x4xf16>
   return
 }
@@ -476,7 +476,7 @@ func.func @generic_name(%x: tensor<4xf32>) {
 // -----
 
 func.func @generic_scratch(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'memplan.op' op scratch must be >= 0 bytes, got -8}}
+  // expected-error @+1 {{'memplan.op' op attribute 'scratch' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
   %0 = memplan.op "foo"(%x) {scratch = -8 : i64} : (tensor<4xf32>) -> tensor<4xf32>
   return
 }

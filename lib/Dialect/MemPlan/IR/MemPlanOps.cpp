@@ -185,11 +185,6 @@ LogicalResult MatmulOp::verify() {
     return emitOpError("contracting dimensions differ: lhs has ")
            << lhsK << ", rhs has " << rhsK;
 
-  if (IntegerAttr workspace = getWorkspaceBytesAttr();
-      workspace && workspace.getInt() < 0)
-    return emitOpError("workspace_bytes must be >= 0, got ")
-           << workspace.getInt();
-
   FailureOr<SmallVector<int64_t>> batch =
       broadcastShapes(*this, "lhs", lhsShape.drop_back(2), "rhs",
                       rhsShape.drop_back(2), "batch dimensions");
@@ -515,8 +510,6 @@ std::optional<unsigned> KVCacheUpdateOp::getAliasedOperand(unsigned) {
 LogicalResult GenericOp::verify() {
   if (getName().empty())
     return emitOpError("needs a non-empty name");
-  if (IntegerAttr scratch = getScratchAttr(); scratch && scratch.getInt() < 0)
-    return emitOpError("scratch must be >= 0 bytes, got ") << scratch.getInt();
   if (std::optional<ArrayRef<int64_t>> aliases = getAliases()) {
     if (aliases->size() != getNumResults())
       return emitOpError("aliases has ") << aliases->size() << " entries for "

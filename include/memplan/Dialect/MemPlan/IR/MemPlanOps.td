@@ -29,6 +29,9 @@ def MemPlan_WeightTensor
     : StaticShapeTensorOf<[F32, F16, BF16, I8, MemPlan_Int4]>;
 def MemPlan_IdTensor : StaticShapeTensorOf<[I32, I64]>;
 
+// A number of bytes: an i64 attribute, never negative (checked by ODS).
+def MemPlan_ByteCount : ConfinedAttr<I64Attr, [IntNonNegative]>;
+
 // Interface shorthands: a plain op uses the interface defaults (fresh result,
 // no in-place, no scratch); the others override one method.
 defvar PlainBuffers = MemPlan_BufferPlanningOpInterface;
@@ -65,7 +68,7 @@ def MemPlan_MatmulOp : MemPlan_Op<"matmul", [Pure,
   }];
   let arguments = (ins MemPlan_Tensor:$lhs, MemPlan_WeightTensor:$rhs,
                        UnitAttr:$transpose_lhs, UnitAttr:$transpose_rhs,
-                       OptionalAttr<I64Attr>:$workspace_bytes);
+                       OptionalAttr<MemPlan_ByteCount>:$workspace_bytes);
   let results = (outs MemPlan_Tensor:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
@@ -76,6 +79,7 @@ def MemPlan_MatmulOp : MemPlan_Op<"matmul", [Pure,
 //===----------------------------------------------------------------------===//
 // Elementwise arithmetic with numpy broadcasting
 //===----------------------------------------------------------------------===//
+
 
 class MemPlan_BinaryOp<string mnemonic, string formula>
     : MemPlan_Op<mnemonic, [Pure, InPlaceBuffers]> {
@@ -441,7 +445,7 @@ def MemPlan_GenericOp : MemPlan_Op<"op", [
     ```
   }];
   let arguments = (ins StrAttr:$name, Variadic<AnyType>:$inputs,
-                       OptionalAttr<I64Attr>:$scratch,
+                       OptionalAttr<MemPlan_ByteCount>:$scratch,
                        OptionalAttr<DenseI64ArrayAttr>:$aliases);
   let results = (outs Variadic<AnyType>:$results);
   let assemblyFormat = [{
