@@ -10,6 +10,7 @@
 
 #include "memplan/Dialect/MemPlan/IR/MemPlanOps.h"
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
+#include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Verifier.h"
 
 using namespace mlir;
@@ -72,14 +73,11 @@ void GraphBuilder::accumulate(Value value, Value gradient) {
 }
 
 RankedTensorType GraphBuilder::broadcast(Value lhs, Value rhs) {
-  ArrayRef<int64_t> a = typeOf(lhs).getShape(), b = typeOf(rhs).getShape();
-  size_t rank = std::max(a.size(), b.size());
-  SmallVector<int64_t> shape(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t x = i < a.size() ? a[a.size() - 1 - i] : 1;
-    int64_t y = i < b.size() ? b[b.size() - 1 - i] : 1;
-    shape[rank - 1 - i] = x == 1 ? y : x;
-  }
+  SmallVector<int64_t> shape;
+  // The generator only combines compatible shapes; the verifier names any
+  // that are not.
+  (void)OpTrait::util::getBroadcastedShape(typeOf(lhs).getShape(),
+                                           typeOf(rhs).getShape(), shape);
   return RankedTensorType::get(shape, typeOf(lhs).getElementType());
 }
 
@@ -117,13 +115,8 @@ Value GraphBuilder::matmul(Value lhs, Value rhs, bool transposeRhs) {
   int64_t n = transposeRhs ? b[b.size() - 2] : b.back();
   // Batch dimensions broadcast as in numpy.
   ArrayRef<int64_t> aBatch = a.drop_back(2), bBatch = b.drop_back(2);
-  size_t rank = std::max(aBatch.size(), bBatch.size());
-  SmallVector<int64_t> shape(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t x = i < aBatch.size() ? aBatch[aBatch.size() - 1 - i] : 1;
-    int64_t y = i < bBatch.size() ? bBatch[bBatch.size() - 1 - i] : 1;
-    shape[rank - 1 - i] = x == 1 ? y : x;
-  }
+  SmallVector<int64_t> shape;
+  (void)OpTrait::util::getBroadcastedShape(aBatch, bBatch, shape);
   shape.append({m, n});
   Type element = typeOf(lhs).getElementType();
   SmallVector<NamedAttribute> attributes;

@@ -12,6 +12,7 @@
 #include "memplan/Dialect/MemPlan/IR/MemPlanOps.h"
 
 #include "memplan/Dialect/MemPlan/IR/TypeByteSize.h"
+#include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -81,24 +82,30 @@ LogicalResult verifyRank(Operation *op, StringRef name, Value value,
   return success();
 }
 
-/// Numpy broadcasting of two shapes aligned at the trailing dimension.
+/// Numpy broadcasting of two shapes aligned at the trailing dimension
+/// (upstream's OpTrait::util::getBroadcastedShape); the error names the
+/// first dimension of the result where they disagree.
 FailureOr<SmallVector<int64_t>>
 broadcastShapes(Operation *op, StringRef lhsName, ArrayRef<int64_t> lhs,
                 StringRef rhsName, ArrayRef<int64_t> rhs, StringRef what) {
+  SmallVector<int64_t> shape;
+  if (OpTrait::util::getBroadcastedShape(lhs, rhs, shape))
+    return shape;
   size_t rank = std::max(lhs.size(), rhs.size());
-  SmallVector<int64_t> shape(rank);
+  InFlightDiagnostic diag =
+      op->emitOpError() << what << " are not broadcast-compatible: " << lhsName
+                        << " has shape " << formatShape(lhs) << ", " << rhsName
+                        << " has shape " << formatShape(rhs);
   for (size_t i = 0; i < rank; ++i) {
     int64_t l = i < lhs.size() ? lhs[lhs.size() - 1 - i] : 1;
     int64_t r = i < rhs.size() ? rhs[rhs.size() - 1 - i] : 1;
-    if (l != r && l != 1 && r != 1)
-      return op->emitOpError()
-             << what << " are not broadcast-compatible: " << lhsName
-             << " has shape " << formatShape(lhs) << ", " << rhsName
-             << " has shape " << formatShape(rhs) << " (dimension "
-             << (rank - 1 - i) << " of the result: " << l << " vs " << r << ")";
-    shape[rank - 1 - i] = l == 1 ? r : l;
+    if (l != r && l != 1 && r != 1) {
+      diag << " (dimension " << (rank - 1 - i) << " of the result: " << l
+           << " vs " << r << ")";
+      break;
+    }
   }
-  return shape;
+  return diag;
 }
 
 /// Maps a possibly negative `axis` into [0, rank).
