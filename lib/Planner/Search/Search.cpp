@@ -92,6 +92,238 @@ private:
   llvm::thread thread;
 };
 
+/// The problem the search works on: sizes rounded up to the largest
+/// alignment, so that every floor, and so every offset, stays aligned; empty
+/// buffers dropped. Without padding (all sizes multiples of the alignment),
+/// an exhausted search is a proof.
+struct PaddedProblem {
+  Problem problem;
+  /// The index in the original problem of each padded buffer.
+  std::vector<uint32_t> original;
+  bool exact = true;
+};
+
+std::optional<PaddedProblem> padToLargestAlignment(const Problem &problem) {
+  uint64_t alignment = 1;
+  for (const Buffer &buffer : problem.buffers)
+    alignment = std::max(alignment, buffer.alignment);
+  PaddedProblem padded;
+  for (uint32_t i = 0; i < problem.buffers.size(); ++i) {
+    Buffer buffer = problem.buffers[i];
+    if (buffer.size == 0)
+      continue;
+    std::optional<uint64_t> size = alignUp(buffer.size, alignment);
+    if (!size)
+      return std::nullopt;
+    padded.exact &= *size == buffer.size;
+    buffer.size = *size;
+    buffer.alignment = 1;
+    padded.problem.buffers.push_back(buffer);
+    padded.original.push_back(i);
+  }
+  return padded;
+}
+
+/// One search: the best plan so far, the budget, and the steps that try
+/// capacities (attempt), minimise the arena (minimise) or meet a capacity.
+class CapacitySearch {
+public:
+  CapacitySearch(const Problem &problem, const SearchOptions &options,
+                 PaddedProblem padded, PlanResult start,
+                 SearchClock::time_point started, double seconds)
+      : problem(problem), padded(std::move(padded)),
+        search(this->padded.problem), result(std::move(start)) {
+    budget.deadline =
+        started + std::chrono::duration_cast<SearchClock::duration>(
+                      std::chrono::duration<double>(seconds));
+    budget.nodeLimit = options.nodeLimit;
+    // Side by side on two threads only without a node limit: which search
+    // decides first depends on timing.
+    unsigned threads =
+        options.threads ? options.threads : std::thread::hardware_concurrency();
+    sideBySide = threads >= 2 && !options.nodeLimit;
+    // A node costs O(n log n): read the clock about every 2^20 / n nodes.
+    size_t count = this->padded.problem.buffers.size();
+    while (budget.clockMask > 0 &&
+           (budget.clockMask + 1) * count > (size_t(1) << 20))
+      budget.clockMask >>= 1;
+  }
+
+  /// Tries capacity `c` with `fraction` of what is left of the budget; a
+  /// plan found replaces the best one.
+  SearchOutcome attempt(uint64_t c, double fraction) {
+    SearchBudget share = shareOfBudget(fraction);
+    SearchOutcome outcome = SearchOutcome::OutOfBudget;
+    std::vector<uint64_t> offsets;
+    MergedProblem merged = reduceAtFullBoundaries(padded.problem, c);
+    if (merged.problem.buffers.size() == padded.problem.buffers.size()) {
+      outcome = search.decide(c, share);
+      offsets = search.offsets();
+    } else {
+      SkylineSearch reduced(merged.problem);
+      SkylineSearch *decider =
+          sideBySide ? decideSideBySide(reduced, c, share, outcome)
+                     : decideInTurns(reduced, merged, c, share, outcome);
+      if (decider == &search)
+        offsets = search.offsets();
+      else if (decider)
+        for (size_t k = 0; k < merged.blockOf.size(); ++k)
+          offsets.push_back(reduced.offsets()[merged.blockOf[k]] +
+                            merged.within[k]);
+    }
+    budget.nodes = share.nodes;
+    if (outcome == SearchOutcome::Found)
+      adopt(offsets);
+    return outcome;
+  }
+
+  /// First the lower bound itself, with half of the budget; then bisect,
+  /// each step with a quarter of what is left. A step out of budget gives up
+  /// the capacities up to its own (not proven infeasible) and goes on above
+  /// it, so that one hard capacity does not take all that is left. When the
+  /// steps have gone all the way up and budget is left, the capacities given
+  /// up are tried again (no plan fits below `provenLow`). Returns whether the
+  /// best arena is proven minimal.
+  bool minimise() {
+    uint64_t low = computeLowerBound(padded.problem);
+    SearchOutcome first = attempt(low, 0.5);
+    if (first == SearchOutcome::Infeasible)
+      ++low;
+    uint64_t provenLow = low;
+    while (first != SearchOutcome::Found && budget.spendOk()) {
+      if (low >= result.solution.arenaSize) {
+        if (provenLow >= result.solution.arenaSize)
+          break;
+        low = provenLow;
+      }
+      uint64_t high = result.solution.arenaSize - 1;
+      uint64_t middle = low + (high - low) / 2;
+      SearchOutcome outcome = attempt(middle, kBisectionShare);
+      if (outcome == SearchOutcome::Found)
+        continue; // the best arena dropped to at most `middle`
+      if (outcome == SearchOutcome::Infeasible)
+        provenLow = std::max(provenLow, middle + 1);
+      low = middle + 1;
+    }
+    return padded.exact && provenLow >= result.solution.arenaSize;
+  }
+
+  /// Whether a plan of at most `capacity` bytes was proven impossible.
+  bool provenImpossible(uint64_t capacity) {
+    return attempt(capacity, 1.0) == SearchOutcome::Infeasible && padded.exact;
+  }
+
+  PlanResult takeResult() { return std::move(result); }
+  uint64_t nodes() const { return budget.nodes; }
+  uint64_t rejectedPlans() const { return rejected; }
+
+private:
+  /// The budget for one attempt: `fraction` of the time (and nodes) left.
+  SearchBudget shareOfBudget(double fraction) const {
+    SearchBudget share = budget;
+    if (fraction < 1) {
+      share.deadline = SearchClock::now() +
+                       std::chrono::duration_cast<SearchClock::duration>(
+                           (budget.deadline - SearchClock::now()) * fraction);
+      if (budget.nodeLimit)
+        share.nodeLimit =
+            budget.nodes +
+            std::max<uint64_t>(
+                1, uint64_t((budget.nodeLimit - budget.nodes) * fraction));
+    }
+    return share;
+  }
+
+  /// The reduced problem here, the original on a second thread, each with
+  /// the whole budget; the first to decide stops the other. Returns the
+  /// search that decided, if one did.
+  SkylineSearch *decideSideBySide(SkylineSearch &reduced, uint64_t c,
+                                  SearchBudget &share, SearchOutcome &outcome) {
+    std::atomic<bool> decided{false};
+    SearchBudget mine = share, theirs = share;
+    mine.stop = theirs.stop = &decided;
+    SearchOutcome other = SearchOutcome::OutOfBudget;
+    {
+      StackThread helper(kSearchStackBytes, [&] {
+        other = search.decide(c, theirs);
+        if (other != SearchOutcome::OutOfBudget)
+          decided = true;
+      });
+      outcome = reduced.decide(c, mine);
+      if (outcome != SearchOutcome::OutOfBudget)
+        decided = true;
+    }
+    share.nodes = mine.nodes + (theirs.nodes - share.nodes);
+    if (outcome != SearchOutcome::OutOfBudget)
+      return &reduced;
+    if (other != SearchOutcome::OutOfBudget) {
+      outcome = other;
+      return &search;
+    }
+    return nullptr;
+  }
+
+  /// Both problems are searched, in turns of doubling budgets: the reduced
+  /// one is smaller, but its search may take a bad turn that the other's
+  /// does not (runtimes are heavy-tailed). A turn is the same work on both:
+  /// a node costs O(n log n) for n buffers, so the reduced problem gets
+  /// proportionally more nodes (counted, not timed, so that node limits stay
+  /// reproducible). Returns the search that decided, if one did.
+  SkylineSearch *decideInTurns(SkylineSearch &reduced,
+                               const MergedProblem &merged, uint64_t c,
+                               SearchBudget &share, SearchOutcome &outcome) {
+    for (uint64_t turn = kFirstTurnNodes;
+         outcome == SearchOutcome::OutOfBudget && share.spendOk(); turn *= 2)
+      for (SkylineSearch *which : {&reduced, &search}) {
+        SearchBudget slice = share;
+        uint64_t nodes =
+            which == &search
+                ? turn
+                : turn * padded.problem.buffers.size() /
+                      std::max<size_t>(1, merged.problem.buffers.size());
+        if (!share.nodeLimit || share.nodeLimit - share.nodes > nodes)
+          slice.nodeLimit = share.nodes + nodes;
+        outcome = which->decide(c, slice);
+        share.nodes = slice.nodes;
+        if (outcome != SearchOutcome::OutOfBudget)
+          return which;
+        if (!share.spendOk())
+          break;
+      }
+    return nullptr;
+  }
+
+  /// Takes the offsets of a plan found for the padded problem, if the
+  /// validator accepts them and they beat the best plan. Never trusts an
+  /// unchecked plan (one that fails is a bug, counted so that tests and
+  /// fuzzers see it); never returns a worse one.
+  void adopt(const std::vector<uint64_t> &offsets) {
+    Solution solution;
+    solution.offsets.assign(problem.buffers.size(), 0);
+    for (size_t k = 0; k < padded.original.size(); ++k) {
+      uint32_t i = padded.original[k];
+      solution.offsets[i] = offsets[k];
+      solution.arenaSize =
+          std::max(solution.arenaSize, offsets[k] + problem.buffers[i].size);
+    }
+    if (validateSolution(problem, solution))
+      ++rejected;
+    else if (solution.arenaSize < result.solution.arenaSize)
+      result.solution = std::move(solution);
+  }
+
+  const Problem &problem;
+  PaddedProblem padded;
+  SkylineSearch search;
+  PlanResult result;
+  SearchBudget budget;
+  bool sideBySide = false;
+  uint64_t rejected = 0;
+};
+
+/// The search, on the calling thread (planSearch gives it a large stack):
+/// the best greedy plan, then, unless that is already at the target,
+/// capacities tried by CapacitySearch.
 PlanResult planSearchOnThisStack(const Problem &problem,
                                  const SearchOptions &options) {
   auto started = SearchClock::now();
@@ -107,9 +339,8 @@ PlanResult planSearchOnThisStack(const Problem &problem,
   summary.startArena = result.solution.arenaSize;
   uint64_t lowerBound = computeLowerBound(problem);
   uint64_t target = options.capacity.value_or(lowerBound);
-  SearchBudget budget;
-  auto finish = [&](PlanResult plan, bool proven) {
-    summary.nodes = budget.nodes;
+  auto finish = [&](PlanResult plan, bool proven, uint64_t nodes) {
+    summary.nodes = nodes;
     summary.provenOptimal = proven || plan.solution.arenaSize == lowerBound;
     summary.capacityMet =
         !options.capacity || plan.solution.arenaSize <= *options.capacity;
@@ -119,183 +350,21 @@ PlanResult planSearchOnThisStack(const Problem &problem,
     return plan;
   };
   if (result.solution.arenaSize <= target)
-    return finish(std::move(result), false);
+    return finish(std::move(result), false, 0);
+  std::optional<PaddedProblem> padded = padToLargestAlignment(problem);
+  if (!padded)
+    return finish(std::move(result), false, 0);
 
-  // The search works on sizes rounded up to the largest alignment, so that
-  // every floor, and so every offset, stays aligned. Without padding (all
-  // sizes multiples of it), an exhausted search is a proof.
-  uint64_t alignment = 1;
-  for (const Buffer &buffer : problem.buffers)
-    alignment = std::max(alignment, buffer.alignment);
-  Problem padded;
-  std::vector<uint32_t> original;
-  bool exact = true;
-  for (uint32_t i = 0; i < problem.buffers.size(); ++i) {
-    Buffer buffer = problem.buffers[i];
-    if (buffer.size == 0)
-      continue;
-    std::optional<uint64_t> size = alignUp(buffer.size, alignment);
-    if (!size)
-      return finish(std::move(result), false);
-    exact &= *size == buffer.size;
-    buffer.size = *size;
-    buffer.alignment = 1;
-    padded.buffers.push_back(buffer);
-    original.push_back(i);
-  }
-
-  SkylineSearch search(padded);
-  budget.deadline = started + std::chrono::duration_cast<SearchClock::duration>(
-                                  std::chrono::duration<double>(seconds));
-  budget.nodeLimit = options.nodeLimit;
-  // Side by side on two threads only without a node limit: which search
-  // decides first depends on timing.
-  unsigned threads =
-      options.threads ? options.threads : std::thread::hardware_concurrency();
-  bool sideBySide = threads >= 2 && !options.nodeLimit;
-  // A node costs O(n log n): read the clock about every 2^20 / n nodes.
-  while (budget.clockMask > 0 &&
-         (budget.clockMask + 1) * padded.buffers.size() > (size_t(1) << 20))
-    budget.clockMask >>= 1;
-
-  // Tries capacity `c`: a found plan replaces the best one.
-  // `fraction`: the share of what is left of the budget this attempt gets.
-  auto attempt = [&](uint64_t c, double fraction) {
-    SearchBudget share = budget;
-    if (fraction < 1) {
-      share.deadline = SearchClock::now() +
-                       std::chrono::duration_cast<SearchClock::duration>(
-                           (budget.deadline - SearchClock::now()) * fraction);
-      if (budget.nodeLimit)
-        share.nodeLimit =
-            budget.nodes +
-            std::max<uint64_t>(
-                1, uint64_t((budget.nodeLimit - budget.nodes) * fraction));
-    }
-    SearchOutcome outcome = SearchOutcome::OutOfBudget;
-    std::vector<uint64_t> offsets;
-    MergedProblem merged = reduceAtFullBoundaries(padded, c);
-    if (merged.problem.buffers.size() == padded.buffers.size()) {
-      outcome = search.decide(c, share);
-      offsets = search.offsets();
-    } else {
-      SkylineSearch reduced(merged.problem);
-      // The search that decided, if one did.
-      SkylineSearch *decider = nullptr;
-      if (sideBySide) {
-        // The reduced problem here, the original on a second thread, each
-        // with the whole budget; the first to decide stops the other.
-        std::atomic<bool> decided{false};
-        SearchBudget mine = share, theirs = share;
-        mine.stop = theirs.stop = &decided;
-        SearchOutcome other = SearchOutcome::OutOfBudget;
-        {
-          StackThread helper(kSearchStackBytes, [&] {
-            other = search.decide(c, theirs);
-            if (other != SearchOutcome::OutOfBudget)
-              decided = true;
-          });
-          outcome = reduced.decide(c, mine);
-          if (outcome != SearchOutcome::OutOfBudget)
-            decided = true;
-        }
-        share.nodes = mine.nodes + (theirs.nodes - share.nodes);
-        if (outcome != SearchOutcome::OutOfBudget)
-          decider = &reduced;
-        else if (other != SearchOutcome::OutOfBudget) {
-          outcome = other;
-          decider = &search;
-        }
-      } else {
-        // Both problems are searched, in turns of doubling budgets: the
-        // reduced one is smaller, but its search may take a bad turn that the
-        // other's does not (runtimes are heavy-tailed). A turn is the same
-        // work on both: a node costs O(n log n) for n buffers, so the reduced
-        // problem gets proportionally more nodes (counted, not timed, so that
-        // node limits stay reproducible).
-        for (uint64_t turn = kFirstTurnNodes;
-             outcome == SearchOutcome::OutOfBudget && share.spendOk();
-             turn *= 2)
-          for (SkylineSearch *which : {&reduced, &search}) {
-            SearchBudget slice = share;
-            uint64_t nodes =
-                which == &search
-                    ? turn
-                    : turn * padded.buffers.size() /
-                          std::max<size_t>(1, merged.problem.buffers.size());
-            if (!share.nodeLimit || share.nodeLimit - share.nodes > nodes)
-              slice.nodeLimit = share.nodes + nodes;
-            outcome = which->decide(c, slice);
-            share.nodes = slice.nodes;
-            if (outcome != SearchOutcome::OutOfBudget) {
-              decider = which;
-              break;
-            }
-            if (!share.spendOk())
-              break;
-          }
-      }
-      if (decider == &search)
-        offsets = search.offsets();
-      else if (decider)
-        for (size_t k = 0; k < merged.blockOf.size(); ++k)
-          offsets.push_back(reduced.offsets()[merged.blockOf[k]] +
-                            merged.within[k]);
-    }
-    budget.nodes = share.nodes;
-    if (outcome == SearchOutcome::Found) {
-      Solution solution;
-      solution.offsets.assign(problem.buffers.size(), 0);
-      for (size_t k = 0; k < original.size(); ++k) {
-        uint32_t i = original[k];
-        solution.offsets[i] = offsets[k];
-        solution.arenaSize =
-            std::max(solution.arenaSize, offsets[k] + problem.buffers[i].size);
-      }
-      // Never trust an unchecked plan (one that fails is a bug, counted so
-      // that tests and fuzzers see it); never return a worse one.
-      if (validateSolution(problem, solution))
-        ++summary.rejectedPlans;
-      else if (solution.arenaSize < result.solution.arenaSize)
-        result.solution = std::move(solution);
-    }
-    return outcome;
-  };
-
-  uint64_t paddedBound = computeLowerBound(padded);
-  uint64_t low = std::max(paddedBound, options.capacity ? target : paddedBound);
-  if (options.capacity) {
-    SearchOutcome outcome = attempt(*options.capacity, 1.0);
-    summary.capacityImpossible = outcome == SearchOutcome::Infeasible && exact;
-    return finish(std::move(result), false);
-  }
-  // First the lower bound itself, with half of the budget; then bisect,
-  // each step with a quarter of what is left. A step out of budget gives up the
-  // capacities up to its own (not proven infeasible) and goes on above it,
-  // so that one hard capacity does not take all that is left.
-  // When the steps have gone all the way up and budget is left, the
-  // capacities given up are tried again (no plan fits below `provenLow`).
-  SearchOutcome first = attempt(low, 0.5);
-  if (first == SearchOutcome::Infeasible)
-    ++low;
-  uint64_t provenLow = low;
-  while (first != SearchOutcome::Found && budget.spendOk()) {
-    if (low >= result.solution.arenaSize) {
-      if (provenLow >= result.solution.arenaSize)
-        break;
-      low = provenLow;
-    }
-    uint64_t high = result.solution.arenaSize - 1;
-    uint64_t middle = low + (high - low) / 2;
-    SearchOutcome outcome = attempt(middle, kBisectionShare);
-    if (outcome == SearchOutcome::Found)
-      continue; // the best arena dropped to at most `middle`
-    if (outcome == SearchOutcome::Infeasible)
-      provenLow = std::max(provenLow, middle + 1);
-    low = middle + 1;
-  }
-  bool proven = exact && provenLow >= result.solution.arenaSize;
-  return finish(std::move(result), proven);
+  CapacitySearch search(problem, options, std::move(*padded), std::move(result),
+                        started, seconds);
+  bool proven = false;
+  if (options.capacity)
+    summary.capacityImpossible = search.provenImpossible(*options.capacity);
+  else
+    proven = search.minimise();
+  summary.rejectedPlans = search.rejectedPlans();
+  uint64_t nodes = search.nodes();
+  return finish(search.takeResult(), proven, nodes);
 }
 
 } // namespace
