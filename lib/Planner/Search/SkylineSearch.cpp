@@ -365,15 +365,43 @@ private:
     return solved;
   }
 
+  /// Where explore() branches: a section (or, in a run without slack, the
+  /// run [section, runEnd) that must be tiled) at floor `level`.
+  struct Spot {
+    size_t section;
+    size_t runEnd;
+    uint64_t level;
+    bool tiled;
+  };
+
   bool explore() {
-    // Every buffer still to place sits at or above the highest floor across
-    // its lifetime. So a section's remaining buffers all lie above the
-    // lowest such level among them, and must fit between it and the
-    // capacity.
-    // Only the sections of the part being solved change (see decompose()),
-    // and only its buffers are unplaced there. Each buffer's top goes to the
-    // O(log sections) tree nodes that cover its lifetime; a section's lowest
-    // top is the least on the path from the root to its leaf.
+    if (!remainingFitsAboveLowestTops())
+      return false;
+    std::optional<bool> parts = decompose();
+    if (parts)
+      return *parts;
+    std::optional<Spot> spot = chooseSpot();
+    if (!spot)
+      return false;
+    uint64_t raiseTo = spot->tiled ? UINT64_MAX : levelIfLeftEmpty(*spot);
+    // In a tiled run, only buffers that start it and leave a tileable rest
+    // (recomputed for the chosen run: canFinish is shared by all runs).
+    if (spot->tiled)
+      computeCanFinish(spot->section, spot->runEnd, spot->level);
+    if (std::optional<bool> decided = placeEachCandidate(*spot))
+      return *decided;
+    return leaveEmpty(*spot, raiseTo);
+  }
+
+  /// Every buffer still to place sits at or above the highest floor across
+  /// its lifetime. So a section's remaining buffers all lie above the lowest
+  /// such level among them, and must fit between it and the capacity.
+  /// Only the sections of the part being solved change (see decompose()),
+  /// and only its buffers are unplaced there. Each buffer's top goes to the
+  /// O(log sections) tree nodes that cover its lifetime; a section's lowest
+  /// top is the least on the path from the root to its leaf. Fills
+  /// `pending` and `tops`.
+  bool remainingFitsAboveLowestTops() {
     pending.clear();
     lowest.assign(2 * leaves, UINT64_MAX);
     for (uint32_t id = 0; id < problem.buffers.size(); ++id) {
@@ -389,21 +417,19 @@ private:
       if (remaining[s] && lowestTop[s] > floor[s] &&
           (lowestTop[s] > capacity || capacity - lowestTop[s] < remaining[s]))
         return false;
+    return true;
+  }
 
-    std::optional<bool> parts = decompose();
-    if (parts)
-      return *parts;
-
-    // Branch at a valley: a run of adjacent sections at one floor whose
-    // neighbours are higher, or have nothing left to place. A buffer at the
-    // run's floor cannot reach past it, so every buffer placed there lies
-    // within the run. In a run where no section has slack, no byte may be
-    // lost: the buffers that sit at its floor must tile it end to end, the
-    // first one starting where the run does. A run that cannot be tiled
-    // ends the branch; the most constrained valley is where to branch.
-    size_t chosen = hi, chosenEnd = hi, fewest = SIZE_MAX;
-    uint64_t level = UINT64_MAX;
-    bool tiled = false;
+  /// Branch at a valley: a run of adjacent sections at one floor whose
+  /// neighbours are higher, or have nothing left to place. A buffer at the
+  /// run's floor cannot reach past it, so every buffer placed there lies
+  /// within the run. In a run where no section has slack, no byte may be
+  /// lost: the buffers that sit at its floor must tile it end to end, the
+  /// first one starting where the run does. A run that cannot be tiled ends
+  /// the branch (nullopt); the most constrained valley is where to branch.
+  std::optional<Spot> chooseSpot() {
+    Spot spot{hi, hi, UINT64_MAX, false};
+    size_t fewest = SIZE_MAX;
     for (size_t a = lo; a < hi;) {
       if (!remaining[a]) {
         ++a;
@@ -425,21 +451,18 @@ private:
       if (noSlack) {
         computeCanFinish(a, b, runLevel);
         if (!canFinish[0])
-          return false;
+          return std::nullopt;
         size_t count = 0;
         for (uint32_t id : covering[a])
           if (tilesFrom(id, a, a, b, runLevel) && twinPlaced(id))
             ++count;
         if (count == 0)
-          return false;
-        if (!tiled || count < fewest) {
-          tiled = true;
+          return std::nullopt;
+        if (!spot.tiled || count < fewest) {
           fewest = count;
-          chosen = a;
-          chosenEnd = b;
-          level = runLevel;
+          spot = {a, b, runLevel, true};
         }
-      } else if (!tiled) {
+      } else if (!spot.tiled) {
         // Otherwise the section of the run with the fewest buffers that can
         // go there (fail first). One where none can, and whose slack cannot
         // pay for leaving the spot empty, ends the branch.
@@ -457,62 +480,65 @@ private:
           }
           if (count == 0 && (raise == UINT64_MAX || raise > capacity ||
                              capacity - raise < remaining[s]))
-            return false;
+            return std::nullopt;
           if (count < fewest) {
             fewest = count;
-            chosen = s;
-            level = runLevel;
+            spot.section = s;
+            spot.level = runLevel;
           }
         }
       }
       a = b;
     }
-    // The level the chosen section rises to if its spot stays empty: the
-    // lowest offset a remaining buffer across it can still get. One whose
-    // top is higher sits at least there. One whose top is this level does
-    // not go here (the spot stays empty), so it will sit on a buffer placed
-    // from now on in one of its sections: at least as high as the lowest
-    // top + size of a remaining buffer live there. (Raising to the lowest
-    // other top instead would skip plans where it sits on such a buffer.)
-    uint64_t raiseTo = UINT64_MAX;
-    if (!tiled) {
-      bool computed = false;
-      for (uint32_t id : covering[chosen]) {
-        if (placed[id])
-          continue;
-        if (tops[id] != level) {
-          raiseTo = std::min(raiseTo, tops[id]);
-          continue;
-        }
-        if (!computed) {
-          computeLowestTopsAbove();
-          computed = true;
-        }
-        raiseTo = std::min(raiseTo, lowestTopAbove(first[id], last[id]));
-      }
-    }
-    // In a tiled run, only buffers that start it and leave a tileable rest
-    // (recomputed for the chosen run: canFinish is shared by all runs).
-    if (tiled)
-      computeCanFinish(chosen, chosenEnd, level);
+    return spot;
+  }
 
-    // Branch 1: a buffer whose whole lifetime is at this level goes there.
-    // Candidates whose top meets a neighbouring floor come first: they
-    // leave a flatter skyline.
-    // On a stack shared by all levels of the search: this level's are from
-    // `base` on, and it is cut back to `base` when this level returns.
+  /// The level the chosen section rises to if its spot stays empty: the
+  /// lowest offset a remaining buffer across it can still get. One whose top
+  /// is higher sits at least there. One whose top is this level does not go
+  /// here (the spot stays empty), so it will sit on a buffer placed from now
+  /// on in one of its sections: at least as high as the lowest top + size of
+  /// a remaining buffer live there. (Raising to the lowest other top instead
+  /// would skip plans where it sits on such a buffer.)
+  uint64_t levelIfLeftEmpty(const Spot &spot) {
+    uint64_t raiseTo = UINT64_MAX;
+    bool computed = false;
+    for (uint32_t id : covering[spot.section]) {
+      if (placed[id])
+        continue;
+      if (tops[id] != spot.level) {
+        raiseTo = std::min(raiseTo, tops[id]);
+        continue;
+      }
+      if (!computed) {
+        computeLowestTopsAbove();
+        computed = true;
+      }
+      raiseTo = std::min(raiseTo, lowestTopAbove(first[id], last[id]));
+    }
+    return raiseTo;
+  }
+
+  /// Branch 1: a buffer whose whole lifetime is at this level goes there.
+  /// Candidates whose top meets a neighbouring floor come first: they leave
+  /// a flatter skyline. On a stack shared by all levels of the search: this
+  /// level's are from `base` on, and it is cut back to `base` when this
+  /// branch returns. True: solved; false: out of budget; nullopt: no
+  /// candidate led to a plan (branch 2 is next).
+  std::optional<bool> placeEachCandidate(const Spot &spot) {
     size_t base = candidates.size();
     struct CutBack {
       std::vector<std::pair<int, uint32_t>> &stack;
       size_t size;
       ~CutBack() { stack.resize(size); }
     } cutBack{candidates, base};
-    for (uint32_t id : covering[chosen]) {
-      if (placed[id] || tops[id] != level || !twinPlaced(id))
+    for (uint32_t id : covering[spot.section]) {
+      if (placed[id] || tops[id] != spot.level || !twinPlaced(id))
         continue;
-      if (tiled && !tilesFrom(id, chosen, chosen, chosenEnd, level))
+      if (spot.tiled &&
+          !tilesFrom(id, spot.section, spot.section, spot.runEnd, spot.level))
         continue;
-      uint64_t top = level + problem.buffers[id].size;
+      uint64_t top = spot.level + problem.buffers[id].size;
       int flat = 0;
       if (first[id] > 0 && floor[first[id] - 1] == top)
         ++flat;
@@ -529,12 +555,12 @@ private:
       uint32_t id = candidates[k].second;
       uint64_t size = problem.buffers[id].size;
       for (size_t s = first[id]; s < last[id]; ++s) {
-        setFloor(s, level + size);
+        setFloor(s, spot.level + size);
         remaining[s] -= size;
       }
       placed[id] = true;
       hash = hash ^ blockKey[id];
-      offsets[id] = level;
+      offsets[id] = spot.level;
       --unplacedCount;
       if (search())
         return true;
@@ -542,23 +568,26 @@ private:
       placed[id] = false;
       hash = hash ^ blockKey[id];
       for (size_t s = first[id]; s < last[id]; ++s) {
-        setFloor(s, level);
+        setFloor(s, spot.level);
         remaining[s] += size;
       }
       if (outOfBudget)
         return false;
     }
+    return std::nullopt;
+  }
 
-    // Branch 2: nothing goes at this spot; its bytes are lost. The section
-    // rises to the lowest level a remaining buffer across it can take. (Not
-    // in a run without slack.)
-    if (tiled || raiseTo == UINT64_MAX || raiseTo > capacity ||
-        capacity - raiseTo < remaining[chosen])
+  /// Branch 2: nothing goes at this spot; its bytes are lost. The section
+  /// rises to the lowest level a remaining buffer across it can take. (Not
+  /// in a run without slack.)
+  bool leaveEmpty(const Spot &spot, uint64_t raiseTo) {
+    if (spot.tiled || raiseTo == UINT64_MAX || raiseTo > capacity ||
+        capacity - raiseTo < remaining[spot.section])
       return false;
-    setFloor(chosen, raiseTo);
+    setFloor(spot.section, raiseTo);
     if (search())
       return true;
-    setFloor(chosen, level);
+    setFloor(spot.section, spot.level);
     return false;
   }
 
