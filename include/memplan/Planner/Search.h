@@ -6,7 +6,7 @@
 //
 // Starts from the best of the greedy offset algorithms and searches for a
 // smaller arena by branch and bound over canonical placements (see
-// lib/Planner/SkylineSearch.cpp), within a wall-clock budget and a
+// lib/Planner/Search/SkylineSearch.cpp), within a wall-clock budget and a
 // deterministic node limit. Also answers capacity questions: does a plan fit
 // in N bytes?
 //
