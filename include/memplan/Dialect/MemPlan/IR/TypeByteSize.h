@@ -9,6 +9,13 @@
 // a dynamic shape, an element type without a size, or a count that does not
 // fit in 64 bits. Sub-byte elements (i4) are packed: ceil(elements * bits / 8).
 //
+// Why not the DataLayout: these are the sizes of memplan graphs as the CUDA
+// lowering stores them, and it packs int4 weights two to a byte (as the
+// quantized kernels it calls read them); DataLayout::getTypeSize rounds
+// every element up to whole bytes, which is what upstream's LLVM lowering of
+// memrefs stores. Upstream memref IR is sized by the DataLayout, in
+// MemRefByteSize.h, because there the LLVM lowering is what writes memory.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MEMPLAN_DIALECT_MEMPLAN_IR_TYPEBYTESIZE_H
