@@ -16,7 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "memplan/Planner/GreedyAlgorithms.h"
-#include "memplan/Planner/ProblemGenerators.h"
+#include "ProblemGenerators.h"
 #include "memplan/Planner/Search.h"
 #include "memplan/Planner/Validator.h"
 

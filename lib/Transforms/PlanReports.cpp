@@ -10,7 +10,7 @@
 
 #include "memplan/Dialect/MemPlan/IR/MemPlanOps.h"
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
-#include "memplan/Planner/PlanSvg.h"
+#include "memplan/Support/PlanSvg.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"

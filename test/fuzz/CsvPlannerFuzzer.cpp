@@ -16,7 +16,7 @@
 #include "ExhaustiveSolver.h"
 
 #include "memplan/Planner/Algorithms.h"
-#include "memplan/Planner/CsvFormat.h"
+#include "memplan/Support/CsvFormat.h"
 #include "memplan/Planner/Search.h"
 #include "memplan/Planner/Validator.h"
 

@@ -16,8 +16,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "memplan/Planner/Algorithms.h"
-#include "memplan/Planner/CsvFormat.h"
-#include "memplan/Planner/PlanSvg.h"
+#include "memplan/Support/CsvFormat.h"
+#include "memplan/Support/PlanSvg.h"
 #include "memplan/Planner/Search.h"
 #include "memplan/Planner/Validator.h"
 #include "memplan/Support/AlgorithmOption.h"

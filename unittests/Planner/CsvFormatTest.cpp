@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memplan/Planner/CsvFormat.h"
+#include "memplan/Support/CsvFormat.h"
 
 #include <gtest/gtest.h>
 

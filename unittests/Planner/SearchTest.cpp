@@ -9,7 +9,7 @@
 #include "ExhaustiveSolver.h"
 #include "PlannerTestUtils.h"
 
-#include "memplan/Planner/ProblemGenerators.h"
+#include "ProblemGenerators.h"
 #include "memplan/Planner/Search.h"
 
 #include <algorithm>

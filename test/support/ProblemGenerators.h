@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MEMPLAN_PLANNER_PROBLEMGENERATORS_H
-#define MEMPLAN_PLANNER_PROBLEMGENERATORS_H
+#ifndef MEMPLAN_TEST_SUPPORT_PROBLEMGENERATORS_H
+#define MEMPLAN_TEST_SUPPORT_PROBLEMGENERATORS_H
 
 #include "memplan/Planner/Problem.h"
 
@@ -35,4 +35,4 @@ Problem generatePackedProblem(uint64_t seed, size_t count, int64_t positions,
 
 } // namespace memplan
 
-#endif // MEMPLAN_PLANNER_PROBLEMGENERATORS_H
+#endif // MEMPLAN_TEST_SUPPORT_PROBLEMGENERATORS_H

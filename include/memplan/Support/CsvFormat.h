@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MEMPLAN_PLANNER_CSVFORMAT_H
-#define MEMPLAN_PLANNER_CSVFORMAT_H
+#ifndef MEMPLAN_SUPPORT_CSVFORMAT_H
+#define MEMPLAN_SUPPORT_CSVFORMAT_H
 
 #include "memplan/Planner/Problem.h"
 
@@ -40,4 +40,4 @@ void writePlanCsv(std::ostream &output, const CsvProblem &csv,
 
 } // namespace memplan
 
-#endif // MEMPLAN_PLANNER_CSVFORMAT_H
+#endif // MEMPLAN_SUPPORT_CSVFORMAT_H

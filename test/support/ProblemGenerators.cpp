@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 //-===//
 
-#include "memplan/Planner/ProblemGenerators.h"
+#include "ProblemGenerators.h"
 
 #include <algorithm>
 #include <random>

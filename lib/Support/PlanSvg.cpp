@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memplan/Planner/PlanSvg.h"
+#include "memplan/Support/PlanSvg.h"
 
 #include <algorithm>
 #include <cmath>

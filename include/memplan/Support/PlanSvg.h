@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MEMPLAN_PLANNER_PLANSVG_H
-#define MEMPLAN_PLANNER_PLANSVG_H
+#ifndef MEMPLAN_SUPPORT_PLANSVG_H
+#define MEMPLAN_SUPPORT_PLANSVG_H
 
 #include "memplan/Planner/Problem.h"
 
@@ -42,4 +42,4 @@ std::string sizeClassOf(uint64_t bytes);
 
 } // namespace memplan
 
-#endif // MEMPLAN_PLANNER_PLANSVG_H
+#endif // MEMPLAN_SUPPORT_PLANSVG_H
