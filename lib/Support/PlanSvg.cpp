@@ -8,6 +8,8 @@
 
 #include "memplan/Support/PlanSvg.h"
 
+#include "memplan/Support/FormatBytes.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -44,20 +46,6 @@ std::string escape(const std::string &text) {
     }
   }
   return result;
-}
-
-std::string formatBytes(uint64_t bytes) {
-  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-  double value = double(bytes);
-  int unit = 0;
-  while (value >= 1024 && unit < 6) {
-    value /= 1024;
-    ++unit;
-  }
-  char text[32];
-  snprintf(text, sizeof(text), unit == 0 ? "%.0f %s" : "%.2f %s", value,
-           units[unit]);
-  return text;
 }
 
 std::string number(double value) {

@@ -13,6 +13,7 @@
 #include "memplan/Transforms/Passes.h"
 
 #include "ModuleFunctions.h"
+#include "memplan/Support/FormatBytes.h"
 
 #include "memplan/Analysis/PlanVerification.h"
 #include "memplan/Dialect/MemPlan/IR/MemPlanInterfaces.h"
@@ -136,25 +137,11 @@ std::string withCommas(uint64_t value) {
   return result;
 }
 
-std::string human(uint64_t bytes) {
-  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double value = double(bytes);
-  int unit = 0;
-  while (value >= 1024 && unit < 4) {
-    value /= 1024;
-    ++unit;
-  }
-  char text[32];
-  snprintf(text, sizeof(text), unit ? "%.2f %s" : "%.0f %s", value,
-           units[unit]);
-  return text;
-}
-
 void printTable(raw_ostream &os, const FunctionMemory &m) {
   auto row = [&](StringRef label, uint64_t bytes) {
     os << llvm::left_justify(label, 36)
        << llvm::right_justify(withCommas(bytes), 20) << " B"
-       << llvm::right_justify(human(bytes), 14) << "\n";
+       << llvm::right_justify(::memplan::formatBytes(bytes), 14) << "\n";
   };
   os << "memory of @" << m.name << "\n";
   os << llvm::left_justify("  parameters", 36)
