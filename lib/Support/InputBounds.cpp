@@ -123,3 +123,15 @@ Error memplan::checkInputNesting(StringRef text, unsigned maxDepth) {
   }
   return Error::success();
 }
+
+Expected<std::unique_ptr<MemoryBuffer>>
+memplan::readBoundedMlirInput(StringRef path, uint64_t maxStreamedBytes) {
+  Expected<std::unique_ptr<MemoryBuffer>> input =
+      readBoundedInput(path, maxStreamedBytes);
+  if (!input)
+    return input.takeError();
+  if (Error deep = checkInputNesting((*input)->getBuffer()))
+    return createStringError(inconvertibleErrorCode(),
+                             path + ": " + toString(std::move(deep)));
+  return input;
+}

@@ -14,22 +14,31 @@
 
 using namespace memplan;
 
-Problem memplan::generateRandomProblem(uint64_t seed, size_t count,
-                                       int64_t positions, int64_t maxLength,
-                                       uint64_t maxSize) {
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<int64_t> start(0, positions - 1);
-  std::uniform_int_distribution<int64_t> length(1, maxLength);
-  std::uniform_int_distribution<uint64_t> size(1, maxSize);
+Problem memplan::generateRandomProblem(std::mt19937_64 &rng,
+                                       const RandomProblemShape &shape) {
+  std::uniform_int_distribution<int64_t> start(0, shape.positions - 1);
+  std::uniform_int_distribution<int64_t> length(1, shape.maxLength);
+  std::uniform_int_distribution<uint64_t> size(shape.minSize, shape.maxSize);
+  std::uniform_int_distribution<int> alignmentShift(0, 8);
   Problem problem;
-  for (size_t i = 0; i < count; ++i) {
+  for (size_t i = 0; i < shape.count; ++i) {
     Buffer buffer;
     buffer.start = start(rng);
     buffer.end = buffer.start + length(rng);
     buffer.size = size(rng);
+    if (shape.someAligned && i % 3 == 0)
+      buffer.alignment = uint64_t(1) << alignmentShift(rng);
     problem.buffers.push_back(buffer);
   }
   return problem;
+}
+
+Problem memplan::generateRandomProblem(uint64_t seed, size_t count,
+                                       int64_t positions, int64_t maxLength,
+                                       uint64_t maxSize) {
+  std::mt19937_64 rng(seed);
+  return generateRandomProblem(
+      rng, {count, positions, maxLength, 1, maxSize, /*someAligned=*/false});
 }
 
 Problem memplan::generatePackedProblem(uint64_t seed, size_t count,

@@ -15,11 +15,29 @@
 #include "memplan/Planner/Problem.h"
 
 #include <cstdint>
+#include <random>
 
 namespace memplan {
 
-/// `count` buffers with lifetimes of 1 to `maxLength` positions starting in
-/// [0, positions), sizes in [1, maxSize], alignment 1.
+/// What generateRandomProblem draws: `count` buffers with lifetimes of 1 to
+/// `maxLength` positions starting in [0, positions) and sizes in
+/// [minSize, maxSize]; with `someAligned`, every third buffer (the first
+/// included) gets an alignment of 2^0 to 2^8, the others 1.
+struct RandomProblemShape {
+  size_t count;
+  int64_t positions;
+  int64_t maxLength;
+  uint64_t minSize;
+  uint64_t maxSize;
+  bool someAligned;
+};
+
+/// A random problem of `shape`, drawn from `rng` (per buffer: start,
+/// length, size, then the alignment where one is drawn).
+Problem generateRandomProblem(std::mt19937_64 &rng,
+                              const RandomProblemShape &shape);
+
+/// A random problem of sizes in [1, maxSize] and alignment 1, from `seed`.
 Problem generateRandomProblem(uint64_t seed, size_t count, int64_t positions,
                               int64_t maxLength, uint64_t maxSize);
 

@@ -69,11 +69,9 @@ int main(int argc, char **argv) {
         mlir::MlirOptMain(argc, argv, inputPath, outputPath, registry));
 
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> input =
-      memplan::readBoundedInput(inputPath, maxInputBytes);
+      memplan::readBoundedMlirInput(inputPath, maxInputBytes);
   if (!input)
     return fail(llvm::toString(input.takeError()));
-  if (llvm::Error deep = memplan::checkInputNesting((*input)->getBuffer()))
-    return fail(inputPath + ": " + llvm::toString(std::move(deep)));
 
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> output =

@@ -80,11 +80,9 @@ int main(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(argc, argv, "memplan translation driver\n");
 
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> input =
-      ::memplan::readBoundedInput(inputPath, maxInputBytes);
+      ::memplan::readBoundedMlirInput(inputPath, maxInputBytes);
   if (!input)
     return fail(llvm::toString(input.takeError()));
-  if (llvm::Error deep = ::memplan::checkInputNesting((*input)->getBuffer()))
-    return fail(inputPath + ": " + llvm::toString(std::move(deep)));
 
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> output =

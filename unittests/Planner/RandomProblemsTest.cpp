@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PlannerTestUtils.h"
+#include "ProblemGenerators.h"
 
 #include <random>
 
@@ -19,20 +20,8 @@ namespace {
 /// on a schedule of `positions`, sizes from 0 to maxSize, and some aligned.
 Problem randomProblem(std::mt19937_64 &rng, size_t count, int64_t positions,
                       int64_t maxLength, uint64_t maxSize) {
-  std::uniform_int_distribution<int64_t> start(0, positions - 1);
-  std::uniform_int_distribution<int64_t> length(1, maxLength);
-  std::uniform_int_distribution<uint64_t> size(0, maxSize);
-  std::uniform_int_distribution<int> alignmentShift(0, 8);
-  Problem problem;
-  for (size_t i = 0; i < count; ++i) {
-    Buffer buffer;
-    buffer.start = start(rng);
-    buffer.end = buffer.start + length(rng);
-    buffer.size = size(rng);
-    buffer.alignment = (i % 3 == 0) ? uint64_t(1) << alignmentShift(rng) : 1;
-    problem.buffers.push_back(buffer);
-  }
-  return problem;
+  return generateRandomProblem(
+      rng, {count, positions, maxLength, 0, maxSize, /*someAligned=*/true});
 }
 
 class RandomProblems : public ::testing::TestWithParam<Algorithm> {};

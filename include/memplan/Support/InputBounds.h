@@ -49,6 +49,11 @@ readBoundedInput(llvm::StringRef path,
 llvm::Error checkInputNesting(llvm::StringRef text,
                               unsigned maxDepth = kMaxInputNesting);
 
+/// How the tools that parse MLIR read it: readBoundedInput, then
+/// checkInputNesting (its error prefixed with `path`).
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+readBoundedMlirInput(llvm::StringRef path, uint64_t maxStreamedBytes);
+
 } // namespace memplan
 
 #endif // MEMPLAN_SUPPORT_INPUTBOUNDS_H
