@@ -17,7 +17,7 @@
 #include "llvm/ADT/SmallSet.h"
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
 namespace {
 
@@ -238,8 +238,8 @@ uint64_t BufferLiveness::getExternalBytes() const {
   return total;
 }
 
-::memplan::Problem BufferLiveness::toProblem(uint64_t alignment) const {
-  ::memplan::Problem problem;
+Problem BufferLiveness::toProblem(uint64_t alignment) const {
+  Problem problem;
   problem.buffers.reserve(buffers.size());
   for (const LiveBuffer &buffer : buffers)
     problem.buffers.push_back(

@@ -20,7 +20,7 @@
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
 namespace {
 

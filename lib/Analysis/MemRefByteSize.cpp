@@ -11,7 +11,7 @@
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
 /// Whether the DataLayout can size `type` without aborting: it reports a
 /// fatal error for types it has no rule for.
@@ -41,7 +41,7 @@ static Type lowerIndex(Type type, const DataLayout &layout) {
 }
 
 std::optional<ElementLayout>
-mlir::memplan::getElementLayout(Type elementType, const DataLayout &layout) {
+memplan::getElementLayout(Type elementType, const DataLayout &layout) {
   if (!hasDataLayoutSize(elementType))
     return std::nullopt;
   elementType = lowerIndex(elementType, layout);
@@ -62,9 +62,10 @@ mlir::memplan::getElementLayout(Type elementType, const DataLayout &layout) {
   return ElementLayout{llvm::alignTo(size, alignment), alignment};
 }
 
-ByteSize mlir::memplan::getAllocationByteSize(
-    MemRefType type, ArrayRef<std::optional<int64_t>> dynamicSizes,
-    const DataLayout &layout) {
+ByteSize
+memplan::getAllocationByteSize(MemRefType type,
+                               ArrayRef<std::optional<int64_t>> dynamicSizes,
+                               const DataLayout &layout) {
   std::optional<ElementLayout> element =
       getElementLayout(type.getElementType(), layout);
   if (!element)

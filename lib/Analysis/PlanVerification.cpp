@@ -16,10 +16,9 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
-FailureOr<uint64_t>
-mlir::memplan::getPlannedArenaSize(FunctionOpInterface function) {
+FailureOr<uint64_t> memplan::getPlannedArenaSize(FunctionOpInterface function) {
   IntegerAttr arena = MemPlanDialect::ArenaSizeAttrHelper(function.getContext())
                           .getAttr(function);
   if (!arena)
@@ -31,7 +30,7 @@ mlir::memplan::getPlannedArenaSize(FunctionOpInterface function) {
   return static_cast<uint64_t>(arena.getInt());
 }
 
-std::optional<int64_t> mlir::memplan::getRecordedOffset(Value value) {
+std::optional<int64_t> memplan::getRecordedOffset(Value value) {
   auto result = dyn_cast<OpResult>(value);
   if (!result)
     return std::nullopt;
@@ -47,7 +46,7 @@ std::optional<int64_t> mlir::memplan::getRecordedOffset(Value value) {
 }
 
 FailureOr<BufferLiveness>
-mlir::memplan::computePlannedLiveness(FunctionOpInterface function) {
+memplan::computePlannedLiveness(FunctionOpInterface function) {
   // A result at its operand's offset, where in place is allowed, is in place.
   InPlacePolicy inPlace = [](OpResult result, unsigned operandIndex) {
     std::optional<int64_t> offset = getRecordedOffset(result);
@@ -78,8 +77,8 @@ public:
     if (failed(liveness))
       return failure();
 
-    ::memplan::Problem problem = liveness->toProblem(alignment);
-    ::memplan::Solution solution;
+    Problem problem = liveness->toProblem(alignment);
+    Solution solution;
     solution.arenaSize = *arena;
     for (const LiveBuffer &buffer : liveness->getBuffers()) {
       FailureOr<uint64_t> offset = getBufferOffset(buffer);
@@ -88,8 +87,7 @@ public:
       solution.offsets.push_back(*offset);
     }
 
-    std::optional<::memplan::ValidationError> error =
-        ::memplan::validateSolution(problem, solution);
+    std::optional<ValidationError> error = validateSolution(problem, solution);
     if (!error)
       return success();
     const LiveBuffer &first = liveness->getBuffers()[error->first];
@@ -167,6 +165,6 @@ private:
 
 } // namespace
 
-LogicalResult mlir::memplan::verifyFunctionPlan(FunctionOpInterface function) {
+LogicalResult memplan::verifyFunctionPlan(FunctionOpInterface function) {
   return PlanChecker(function).check();
 }

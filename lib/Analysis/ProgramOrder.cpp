@@ -9,7 +9,7 @@
 #include "memplan/Analysis/ProgramOrder.h"
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
 ProgramOrder::ProgramOrder(Region &body) {
   // Pre-order gives each op its begin; post-order, which visits an op after

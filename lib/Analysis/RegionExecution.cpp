@@ -16,9 +16,9 @@
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
-RegionExecution mlir::memplan::getRegionExecution(Operation *op) {
+RegionExecution memplan::getRegionExecution(Operation *op) {
   // RegionBranchOpInterface says which region runs after which, not when or
   // on which thread, and no upstream interface does. So the ops that
   // describe concurrent or asynchronous regions as plain ones are named
@@ -49,7 +49,7 @@ RegionExecution mlir::memplan::getRegionExecution(Operation *op) {
 }
 
 std::optional<StaticIterationSpace>
-mlir::memplan::getStaticIterationSpace(Operation *op) {
+memplan::getStaticIterationSpace(Operation *op) {
   auto loop = dyn_cast<LoopLikeOpInterface>(op);
   if (!loop)
     return std::nullopt;

@@ -20,7 +20,7 @@
 #include <vector>
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
 namespace {
 
@@ -91,7 +91,7 @@ Attribute getMemorySpace(const AllocBuffer &buffer) {
 
 } // namespace
 
-std::string mlir::memplan::describeMemorySpace(Attribute space) {
+std::string memplan::describeMemorySpace(Attribute space) {
   if (!space)
     return "the default memory space";
   std::string text;
@@ -165,7 +165,7 @@ public:
       group.loop = loop;
       group.buffers = members;
       group.iterations = buffers[members.front()].iterations;
-      ::memplan::Problem problem;
+      Problem problem;
       // The item lives where any of its buffers does.
       Item item;
       item.start = INT64_MAX;
@@ -179,7 +179,7 @@ public:
         problem.buffers.push_back(
             {*buffer.bytes, buffer.start, buffer.end, alignment});
       }
-      FailureOr<::memplan::Solution> solution = planAndValidate(
+      FailureOr<Solution> solution = planAndValidate(
           function, problem, options.algorithm, options.search,
           "pack the allocations of one iteration of a parallel loop",
           "packing");
@@ -187,8 +187,8 @@ public:
         return failure();
       group.offsets.assign(solution->offsets.begin(), solution->offsets.end());
       group.stride = llvm::alignTo(solution->arenaSize, group.alignment);
-      group.lowerBound = ::memplan::computeLowerBound(problem);
-      group.bytesWithoutReuse = ::memplan::computeBytesWithoutReuse(problem);
+      group.lowerBound = computeLowerBound(problem);
+      group.bytesWithoutReuse = computeBytesWithoutReuse(problem);
       bool overflowed = false;
       uint64_t bytes =
           llvm::SaturatingMultiply(group.stride, group.iterations, &overflowed);
@@ -280,7 +280,7 @@ public:
     }
     // The problem to plan, and one whose slots count at their lower bound:
     // the lower bound reported.
-    ::memplan::Problem problem, bound;
+    Problem problem, bound;
     for (unsigned index : draft.items) {
       const Item &item = items[index];
       arena.alignment = std::max(arena.alignment, item.alignment);
@@ -296,7 +296,7 @@ public:
       }
       bound.buffers.push_back({least, item.start, item.end, 1});
     }
-    FailureOr<::memplan::Solution> solution =
+    FailureOr<Solution> solution =
         planAndValidate(function, problem, options.algorithm, options.search,
                         "pack the allocations of this function", "packing");
     if (failed(solution))
@@ -319,7 +319,7 @@ public:
       }
     }
     arena.bytes = solution->arenaSize;
-    arena.lowerBound = ::memplan::computeLowerBound(bound);
+    arena.lowerBound = computeLowerBound(bound);
     arena.search = solution->search;
     plans.emplace(std::move(key), draft);
     return success();
@@ -357,10 +357,9 @@ private:
 
 } // namespace
 
-FailureOr<FunctionPacking>
-mlir::memplan::planPacking(FunctionOpInterface function,
-                           const MemRefAliasModel &model,
-                           const PackingOptions &options) {
+FailureOr<FunctionPacking> memplan::planPacking(FunctionOpInterface function,
+                                                const MemRefAliasModel &model,
+                                                const PackingOptions &options) {
   FunctionPacking packing;
   ArrayRef<AllocBuffer> buffers = model.getBuffers();
   Block *body = &function.getFunctionBody().front();

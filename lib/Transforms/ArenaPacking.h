@@ -52,17 +52,17 @@
 #include <string>
 #include <vector>
 
-namespace mlir::memplan {
+namespace memplan {
 
 /// The buffers of one loop whose iterations may run at the same time,
 /// planned once as the slot of one iteration. Iteration k (the iterations
 /// numbered from 0, row-major over the loop's dimensions) has the bytes
 /// [k * stride, (k + 1) * stride) of the slots.
 struct IterationSlots {
-  Operation *loop = nullptr;
-  SmallVector<unsigned> buffers; ///< indices into the model's buffers
-  SmallVector<uint64_t> offsets; ///< within a slot, one per buffer
-  uint64_t stride = 0;           ///< a slot's bytes, a multiple of alignment
+  mlir::Operation *loop = nullptr;
+  llvm::SmallVector<unsigned> buffers; ///< indices into the model's buffers
+  llvm::SmallVector<uint64_t> offsets; ///< within a slot, one per buffer
+  uint64_t stride = 0; ///< a slot's bytes, a multiple of alignment
   uint64_t iterations = 1;
   uint64_t alignment = 1;
   uint64_t lowerBound = 0;        ///< of one slot's buffers
@@ -71,15 +71,15 @@ struct IterationSlots {
 
 /// One arena and the buffers planned into it.
 struct PackedArena {
-  Attribute memorySpace;
-  Block *block = nullptr;        ///< the block it is allocated in
-  SmallVector<unsigned> buffers; ///< indices into the model's buffers
+  mlir::Attribute memorySpace;
+  mlir::Block *block = nullptr;        ///< the block it is allocated in
+  llvm::SmallVector<unsigned> buffers; ///< indices into the model's buffers
   /// One per buffer: its offset, or for a buffer of a slot, its offset in
   /// the slot of iteration 0.
-  SmallVector<uint64_t> offsets;
+  llvm::SmallVector<uint64_t> offsets;
   /// One per buffer: the IterationSlots (an index into
   /// FunctionPacking::slots) that it is in, if any.
-  SmallVector<std::optional<unsigned>> slotsOf;
+  llvm::SmallVector<std::optional<unsigned>> slotsOf;
   uint64_t bytes = 0;
   uint64_t alignment = 1;
   int64_t begin = 0, end = 0; ///< live on [begin, end): ops of `block`
@@ -87,14 +87,14 @@ struct PackedArena {
   /// bound times the iterations.
   uint64_t lowerBound = 0;
   uint64_t bytesWithoutReuse = 0; ///< of its buffers, once per iteration
-  std::optional<::memplan::SearchSummary> search;
+  std::optional<SearchSummary> search;
   /// Whether its buffers had deallocs (so the arena gets one).
   bool freed = false;
 };
 
 /// The peak of one memory space, packed and unpacked.
 struct SpacePeak {
-  Attribute memorySpace;
+  mlir::Attribute memorySpace;
   uint64_t packed = 0;         ///< arenas + buffers left alone
   uint64_t freedAtLastUse = 0; ///< every buffer freed at its last use
   unsigned packable = 0;       ///< allocations that could share an arena
@@ -104,18 +104,18 @@ struct FunctionPacking {
   std::vector<PackedArena> arenas;
   /// The slots of parallel loops; those in no arena are left alone.
   std::vector<IterationSlots> slots;
-  SmallVector<SpacePeak> peaks;
+  llvm::SmallVector<SpacePeak> peaks;
   /// Packable buffers that are left alone after all, with the reason.
-  SmallVector<std::pair<unsigned, std::string>> leftAlone;
+  llvm::SmallVector<std::pair<unsigned, std::string>> leftAlone;
   /// Buffers in no arena whose deallocs move to just after the top-level op
   /// of their last use: freed, packable, allocated in the function body.
-  SmallVector<std::pair<unsigned, int64_t>> freeAtLastUse;
+  llvm::SmallVector<std::pair<unsigned, int64_t>> freeAtLastUse;
 };
 
 struct PackingOptions {
-  ::memplan::Algorithm algorithm = ::memplan::Algorithm::GreedyBySize;
+  Algorithm algorithm = Algorithm::GreedyBySize;
   uint64_t alignment = 1; ///< the least alignment of every offset
-  const ::memplan::SearchOptions *search = nullptr;
+  const SearchOptions *search = nullptr;
   /// One arena per memory space, live for the whole function (the caller's
   /// arena argument).
   bool wholeFunction = false;
@@ -123,15 +123,15 @@ struct PackingOptions {
 
 /// "memory space 1", "memory space #gpu.address_space<workgroup>", or "the
 /// default memory space" (no attribute), for remarks.
-std::string describeMemorySpace(Attribute space);
+std::string describeMemorySpace(mlir::Attribute space);
 
 /// Decides the arenas of `function`. Emits an error at the function and
 /// fails when a plan cannot be made (capacity not met, arena over 2^63 - 1
 /// bytes, a plan the validator refuses).
-FailureOr<FunctionPacking> planPacking(FunctionOpInterface function,
-                                       const MemRefAliasModel &model,
-                                       const PackingOptions &options);
+mlir::FailureOr<FunctionPacking> planPacking(mlir::FunctionOpInterface function,
+                                             const MemRefAliasModel &model,
+                                             const PackingOptions &options);
 
-} // namespace mlir::memplan
+} // namespace memplan
 
 #endif // MEMPLAN_LIB_TRANSFORMS_ARENAPACKING_H

@@ -15,11 +15,12 @@
 #include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
-FailureOr<FunctionPlan> mlir::memplan::planFunction(
-    FunctionOpInterface function, ::memplan::Algorithm algorithm,
-    uint64_t alignment, bool inPlace, const ::memplan::SearchOptions *search) {
+FailureOr<FunctionPlan> memplan::planFunction(FunctionOpInterface function,
+                                              Algorithm algorithm,
+                                              uint64_t alignment, bool inPlace,
+                                              const SearchOptions *search) {
   InPlacePolicy policy;
   if (inPlace)
     policy = [](OpResult, unsigned) { return true; };
@@ -31,31 +32,32 @@ FailureOr<FunctionPlan> mlir::memplan::planFunction(
   FunctionPlan plan{
       function, std::move(*liveness), algorithm, alignment, {}, {}, 0, 0};
   plan.problem = plan.liveness.toProblem(alignment);
-  FailureOr<::memplan::Solution> solution = planAndValidate(
+  FailureOr<Solution> solution = planAndValidate(
       function, plan.problem, algorithm, search, "plan this function", "plan");
   if (failed(solution))
     return failure();
   plan.solution = std::move(*solution);
-  plan.lowerBound = ::memplan::computeLowerBound(plan.problem);
-  plan.bytesWithoutReuse = ::memplan::computeBytesWithoutReuse(plan.problem);
+  plan.lowerBound = computeLowerBound(plan.problem);
+  plan.bytesWithoutReuse = computeBytesWithoutReuse(plan.problem);
   return plan;
 }
 
-FailureOr<::memplan::Solution> mlir::memplan::planAndValidate(
-    FunctionOpInterface function, const ::memplan::Problem &problem,
-    ::memplan::Algorithm algorithm, const ::memplan::SearchOptions *search,
-    StringRef action, StringRef noun) {
-  ::memplan::PlanResult result = ::memplan::plan(problem, algorithm, search);
+FailureOr<Solution> memplan::planAndValidate(FunctionOpInterface function,
+                                             const Problem &problem,
+                                             Algorithm algorithm,
+                                             const SearchOptions *search,
+                                             StringRef action, StringRef noun) {
+  PlanResult result = plan(problem, algorithm, search);
   if (!result.ok())
     return function.emitError() << "cannot " << action << ": " << result.error;
   if (result.solution.arenaSize > static_cast<uint64_t>(INT64_MAX))
     return function.emitError()
            << "cannot " << action << ": the arena of "
            << result.solution.arenaSize << " bytes exceeds 2^63 - 1 bytes";
-  if (std::optional<::memplan::ValidationError> error =
-          ::memplan::validateSolution(problem, result.solution))
+  if (std::optional<ValidationError> error =
+          validateSolution(problem, result.solution))
     return function.emitError()
-           << "internal error: the " << ::memplan::getAlgorithmName(algorithm)
+           << "internal error: the " << getAlgorithmName(algorithm)
            << " plan failed validation: " << error->message;
   if (const auto &summary = result.solution.search;
       summary && !summary->capacityMet)
@@ -69,7 +71,7 @@ FailureOr<::memplan::Solution> mlir::memplan::planAndValidate(
   return std::move(result.solution);
 }
 
-void mlir::memplan::annotateFunction(const FunctionPlan &plan) {
+void memplan::annotateFunction(const FunctionPlan &plan) {
   FunctionOpInterface function = plan.function;
   MLIRContext *context = function.getContext();
   Builder builder(context);

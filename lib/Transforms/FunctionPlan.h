@@ -22,15 +22,15 @@
 
 #include <string>
 
-namespace mlir::memplan {
+namespace memplan {
 
 struct FunctionPlan {
-  FunctionOpInterface function;
+  mlir::FunctionOpInterface function;
   BufferLiveness liveness;
-  ::memplan::Algorithm algorithm;
+  Algorithm algorithm;
   uint64_t alignment;
-  ::memplan::Problem problem;
-  ::memplan::Solution solution;
+  Problem problem;
+  Solution solution;
   uint64_t lowerBound = 0;
   uint64_t bytesWithoutReuse = 0;
 };
@@ -38,10 +38,10 @@ struct FunctionPlan {
 /// Plans `function` (which has a body). Emits a diagnostic and fails on bad
 /// input, on an arena that does not fit in 63 bits, and on a plan that the
 /// validator rejects (an internal error: a plan is never written unchecked).
-FailureOr<FunctionPlan>
-planFunction(FunctionOpInterface function, ::memplan::Algorithm algorithm,
+mlir::FailureOr<FunctionPlan>
+planFunction(mlir::FunctionOpInterface function, Algorithm algorithm,
              uint64_t alignment, bool inPlace,
-             const ::memplan::SearchOptions *search = nullptr);
+             const SearchOptions *search = nullptr);
 
 /// Plans `problem` with `algorithm` (and `search`) and proves the plan with
 /// the validator: what every planning pass does before it writes a plan.
@@ -50,27 +50,26 @@ planFunction(FunctionOpInterface function, ::memplan::Algorithm algorithm,
 /// internal error: a plan is never written unchecked), or the search meets
 /// no capacity. `action` ("plan this function") and `noun` ("plan") word the
 /// errors.
-FailureOr<::memplan::Solution>
-planAndValidate(FunctionOpInterface function, const ::memplan::Problem &problem,
-                ::memplan::Algorithm algorithm,
-                const ::memplan::SearchOptions *search, StringRef action,
-                StringRef noun);
+mlir::FailureOr<Solution>
+planAndValidate(mlir::FunctionOpInterface function, const Problem &problem,
+                Algorithm algorithm, const SearchOptions *search,
+                llvm::StringRef action, llvm::StringRef noun);
 
 /// Checks the options the planning passes share (a power of two
 /// alignment, capacity only with search, a search budget in range) and
 /// fills `search`. Emits an error naming the pass and the option, and fails,
 /// on a bad value. (The algorithm needs no check: it is an enum option,
 /// refused where it is parsed.)
-LogicalResult configurePlanner(MLIRContext *context, StringRef passArgument,
-                               ::memplan::Algorithm algorithm,
-                               uint64_t alignment, double searchSeconds,
-                               uint64_t searchNodes, uint64_t capacity,
-                               ::memplan::SearchOptions &search);
+mlir::LogicalResult configurePlanner(mlir::MLIRContext *context,
+                                     llvm::StringRef passArgument,
+                                     Algorithm algorithm, uint64_t alignment,
+                                     double searchSeconds, uint64_t searchNodes,
+                                     uint64_t capacity, SearchOptions &search);
 
 /// Writes the plan into the IR (see PlanAttributes.h), replacing any older
 /// plan of the function.
 void annotateFunction(const FunctionPlan &plan);
 
-} // namespace mlir::memplan
+} // namespace memplan
 
 #endif // MEMPLAN_LIB_TRANSFORMS_FUNCTIONPLAN_H

@@ -27,13 +27,13 @@
 
 #include <map>
 
-namespace mlir::memplan {
+namespace memplan {
 #define GEN_PASS_DEF_MEMORYREPORT
 #include "memplan/Transforms/Passes.h.inc"
-} // namespace mlir::memplan
+} // namespace memplan
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
 namespace {
 
@@ -141,7 +141,7 @@ void printTable(raw_ostream &os, const FunctionMemory &m) {
   auto row = [&](StringRef label, uint64_t bytes) {
     os << llvm::left_justify(label, 36)
        << llvm::right_justify(withCommas(bytes), 20) << " B"
-       << llvm::right_justify(::memplan::formatBytes(bytes), 14) << "\n";
+       << llvm::right_justify(formatBytes(bytes), 14) << "\n";
   };
   os << "memory of @" << m.name << "\n";
   os << llvm::left_justify("  parameters", 36)
@@ -202,7 +202,7 @@ void writeJson(raw_ostream &os, ArrayRef<FunctionMemory> functions) {
 }
 
 struct MemoryReportPass
-    : public mlir::memplan::impl::MemoryReportBase<MemoryReportPass> {
+    : public memplan::impl::MemoryReportBase<MemoryReportPass> {
   using MemoryReportBase::MemoryReportBase;
 
   void runOnOperation() override {
@@ -239,7 +239,7 @@ struct MemoryReportPass
       llvm::raw_string_ostream os(text);
       writeJson(os, functions);
       if (llvm::Error written =
-              ::memplan::writeOutputFiles({{jsonFile, std::move(text)}})) {
+              writeOutputFiles({{jsonFile, std::move(text)}})) {
         emitError(getOperation().getLoc())
             << llvm::toString(std::move(written));
         return signalPassFailure();

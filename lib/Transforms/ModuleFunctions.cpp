@@ -14,10 +14,10 @@
 #include <atomic>
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
 SmallVector<FunctionOpInterface>
-mlir::memplan::collectModuleFunctions(ModuleOp module) {
+memplan::collectModuleFunctions(ModuleOp module) {
   SmallVector<FunctionOpInterface> functions;
   module->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == module.getOperation() || isa<ModuleOp>(op))
@@ -31,7 +31,7 @@ mlir::memplan::collectModuleFunctions(ModuleOp module) {
   return functions;
 }
 
-LogicalResult mlir::memplan::forEachFunctionInParallel(
+LogicalResult memplan::forEachFunctionInParallel(
     MLIRContext *context, ArrayRef<FunctionOpInterface> functions,
     function_ref<LogicalResult(size_t, FunctionOpInterface)> body) {
   if (functions.size() <= 1 || !context->isMultithreadingEnabled()) {

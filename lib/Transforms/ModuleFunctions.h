@@ -24,21 +24,25 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
-namespace mlir::memplan {
+namespace memplan {
 
 /// The functions with a body that are direct children of `module` or of a
 /// `builtin.module` nested in it, in program order. (Functions in other
 /// symbol tables, such as `gpu.module` kernels, are not memplan's.)
-SmallVector<FunctionOpInterface> collectModuleFunctions(ModuleOp module);
+llvm::SmallVector<mlir::FunctionOpInterface>
+collectModuleFunctions(mlir::ModuleOp module);
 
 /// Calls `body` on every function of `functions`, in parallel where the
 /// context allows threads. `body` may read any function and write the one it
 /// is given (and nothing else: not its module). Diagnostics come out in the
 /// order of `functions`. Fails when any call fails; every call runs.
-LogicalResult forEachFunctionInParallel(
-    MLIRContext *context, ArrayRef<FunctionOpInterface> functions,
-    function_ref<LogicalResult(size_t index, FunctionOpInterface)> body);
+mlir::LogicalResult forEachFunctionInParallel(
+    mlir::MLIRContext *context,
+    llvm::ArrayRef<mlir::FunctionOpInterface> functions,
+    llvm::function_ref<mlir::LogicalResult(size_t index,
+                                           mlir::FunctionOpInterface)>
+        body);
 
-} // namespace mlir::memplan
+} // namespace memplan
 
 #endif // MEMPLAN_LIB_TRANSFORMS_MODULEFUNCTIONS_H

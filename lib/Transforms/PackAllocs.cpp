@@ -25,13 +25,13 @@
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 
-namespace mlir::memplan {
+namespace memplan {
 #define GEN_PASS_DEF_PACKALLOCS
 #include "memplan/Transforms/Passes.h.inc"
-} // namespace mlir::memplan
+} // namespace memplan
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
 namespace {
 
@@ -49,8 +49,7 @@ findOps(Block &block, const ProgramOrder &order, int64_t begin, int64_t end) {
   return {first, last};
 }
 
-struct PackAllocsPass
-    : public mlir::memplan::impl::PackAllocsBase<PackAllocsPass> {
+struct PackAllocsPass : public memplan::impl::PackAllocsBase<PackAllocsPass> {
   using PackAllocsBase::PackAllocsBase;
 
   /// The alias model follows arith.select and memref ops through
@@ -374,7 +373,7 @@ struct PackAllocsPass
         remark << " bytes, each live only over the stretch of its buffers";
       }
       remark << " (lower bound " << lowerBound << " bytes, "
-             << ::memplan::getAlgorithmName(algorithm).data();
+             << getAlgorithmName(algorithm).data();
       if (searched)
         remark << "; from " << startArena << " bytes (greedy), " << nodes
                << " search nodes" << (proven ? ", proven optimal" : "");
@@ -390,7 +389,7 @@ struct PackAllocsPass
                            MemRefLayoutAttrInterface(), arena.memorySpace);
   }
 
-  ::memplan::SearchOptions search;
+  SearchOptions search;
   /// getIterationNumber's values, per parallel loop, and getSlotStart's,
   /// per IterationSlots of the function being packed.
   DenseMap<Operation *, Value> iterationNumbers;

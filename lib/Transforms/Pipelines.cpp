@@ -14,16 +14,16 @@
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
-void mlir::memplan::buildPlanOffsetsPipeline(
-    OpPassManager &pm, const PlanOffsetsOptions &options) {
+void memplan::buildPlanOffsetsPipeline(OpPassManager &pm,
+                                       const PlanOffsetsOptions &options) {
   pm.addPass(createPlanOffsets(options));
   pm.addPass(createVerifyPlan());
 }
 
-void mlir::memplan::buildPackAllocsPipeline(OpPassManager &pm,
-                                            const PackAllocsOptions &options) {
+void memplan::buildPackAllocsPipeline(OpPassManager &pm,
+                                      const PackAllocsOptions &options) {
   pm.addPass(createPackAllocs(options));
   pm.addPass(createCanonicalizerPass());
 }
@@ -53,7 +53,7 @@ static void registerForwardingPipeline(StringRef argument,
       [](function_ref<void(const mlir::detail::PassOptions &)>) {});
 }
 
-void mlir::memplan::registerMemPlanPipelines() {
+void memplan::registerMemPlanPipelines() {
   registerForwardingPipeline(
       "memplan-plan-pipeline",
       "Plan memplan graphs into one arena and prove the plan (takes the "
@@ -68,7 +68,7 @@ void mlir::memplan::registerMemPlanPipelines() {
       [](OpPassManager &pm) { pm.addPass(createCanonicalizerPass()); });
 }
 
-void mlir::memplan::registerMemPlan(DialectRegistry &registry) {
+void memplan::registerMemPlan(DialectRegistry &registry) {
   registry.insert<MemPlanDialect, arith::ArithDialect, memref::MemRefDialect>();
   registerMemPlanPasses();
   registerMemPlanPipelines();

@@ -16,18 +16,18 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringMap.h"
 
-namespace mlir::memplan {
+namespace memplan {
 #define GEN_PASS_DEF_PLANOFFSETS
 #include "memplan/Transforms/Passes.h.inc"
-} // namespace mlir::memplan
+} // namespace memplan
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
 namespace {
 
 struct PlanOffsetsPass
-    : public mlir::memplan::impl::PlanOffsetsBase<PlanOffsetsPass> {
+    : public memplan::impl::PlanOffsetsBase<PlanOffsetsPass> {
   using PlanOffsetsBase::PlanOffsetsBase;
 
   /// Checks the options once, before any IR is touched.
@@ -63,7 +63,7 @@ struct PlanOffsetsPass
       plans.push_back(std::move(*plan));
 
     // The pictures and the report are written together or not at all.
-    std::vector<::memplan::OutputFile> outputs;
+    std::vector<OutputFile> outputs;
     if (!svgFile.empty()) {
       llvm::StringMap<FunctionOpInterface> byPath;
       for (const FunctionPlan &plan : plans) {
@@ -91,7 +91,7 @@ struct PlanOffsetsPass
       writePlanReport(os, plans);
       outputs.push_back({reportFile, std::move(text)});
     }
-    if (llvm::Error written = ::memplan::writeOutputFiles(outputs)) {
+    if (llvm::Error written = writeOutputFiles(outputs)) {
       emitError(module.getLoc()) << llvm::toString(std::move(written));
       return signalPassFailure();
     }
@@ -106,13 +106,13 @@ struct PlanOffsetsPass
     StringRef path = svgFile;
     auto [stem, extension] = path.rsplit('.');
     FunctionOpInterface function = plan.function;
-    std::string name = ::memplan::sanitizeFileNamePart(function.getName());
+    std::string name = sanitizeFileNamePart(function.getName());
     if (extension.empty() || stem.empty() || extension.contains('/'))
       return (path + "." + name).str();
     return (stem + "." + name + "." + extension).str();
   }
 
-  ::memplan::SearchOptions search;
+  SearchOptions search;
 };
 
 } // namespace

@@ -19,15 +19,15 @@
 #include <sstream>
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
 /// The algorithm's option spelling, as a StringRef.
 static StringRef algorithmName(const FunctionPlan &plan) {
-  std::string_view name = ::memplan::getAlgorithmName(plan.algorithm);
+  std::string_view name = getAlgorithmName(plan.algorithm);
   return StringRef(name.data(), name.size());
 }
 
-void mlir::memplan::emitPlanRemark(const FunctionPlan &plan) {
+void memplan::emitPlanRemark(const FunctionPlan &plan) {
   double ratio = plan.lowerBound == 0
                      ? 1.0
                      : double(plan.solution.arenaSize) / plan.lowerBound;
@@ -80,8 +80,7 @@ static const char *roleName(BufferValue::Role role) {
   return "unknown";
 }
 
-void mlir::memplan::writePlanReport(raw_ostream &os,
-                                    ArrayRef<FunctionPlan> plans) {
+void memplan::writePlanReport(raw_ostream &os, ArrayRef<FunctionPlan> plans) {
   llvm::json::OStream json(os, /*IndentSize=*/2);
   json.objectBegin();
   json.attributeArray("functions", [&] {
@@ -148,10 +147,10 @@ void mlir::memplan::writePlanReport(raw_ostream &os,
   os << "\n";
 }
 
-void mlir::memplan::writePlanSvg(raw_ostream &os, const FunctionPlan &plan) {
+void memplan::writePlanSvg(raw_ostream &os, const FunctionPlan &plan) {
   FunctionOpInterface function = plan.function;
   AsmState state(function);
-  std::vector<::memplan::SvgBufferInfo> info;
+  std::vector<SvgBufferInfo> info;
   for (const LiveBuffer &buffer : plan.liveness.getBuffers()) {
     // The op kind; a generic op by its name; weight gradients apart.
     std::string op = buffer.op->getName().getStringRef().str();
@@ -169,7 +168,7 @@ void mlir::memplan::writePlanSvg(raw_ostream &os, const FunctionPlan &plan) {
     info.push_back({category, nameOf(value, state) + " = " + op});
   }
   std::ostringstream svg;
-  ::memplan::writePlanSvg(svg, plan.problem, plan.solution, info,
-                          "@" + function.getName().str());
+  writePlanSvg(svg, plan.problem, plan.solution, info,
+               "@" + function.getName().str());
   os << svg.str();
 }

@@ -16,17 +16,17 @@
 
 #include "FunctionPlan.h"
 
-namespace mlir::memplan {
+namespace memplan {
 
 /// The remark that sums a plan up.
 void emitPlanRemark(const FunctionPlan &plan);
 
 /// Writes the plans as JSON.
-void writePlanReport(raw_ostream &os, ArrayRef<FunctionPlan> plans);
+void writePlanReport(llvm::raw_ostream &os, llvm::ArrayRef<FunctionPlan> plans);
 
 /// Draws one plan as SVG: buffers coloured by the op that defines them.
-void writePlanSvg(raw_ostream &os, const FunctionPlan &plan);
+void writePlanSvg(llvm::raw_ostream &os, const FunctionPlan &plan);
 
-} // namespace mlir::memplan
+} // namespace memplan
 
 #endif // MEMPLAN_LIB_TRANSFORMS_PLANREPORTS_H

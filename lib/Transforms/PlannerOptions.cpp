@@ -15,12 +15,14 @@
 #include <sstream>
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
-LogicalResult mlir::memplan::configurePlanner(
-    MLIRContext *context, StringRef passArgument,
-    ::memplan::Algorithm algorithm, uint64_t alignment, double searchSeconds,
-    uint64_t searchNodes, uint64_t capacity, ::memplan::SearchOptions &search) {
+LogicalResult memplan::configurePlanner(MLIRContext *context,
+                                        StringRef passArgument,
+                                        Algorithm algorithm, uint64_t alignment,
+                                        double searchSeconds,
+                                        uint64_t searchNodes, uint64_t capacity,
+                                        SearchOptions &search) {
   // Options have no place in the input; the error is located at the pass as
   // it is spelt on the command line, and names the option.
   Location location =
@@ -28,15 +30,14 @@ LogicalResult mlir::memplan::configurePlanner(
   if (alignment == 0 || (alignment & (alignment - 1)))
     return emitError(location)
            << "alignment must be a power of two, got " << alignment;
-  if (capacity && algorithm != ::memplan::Algorithm::Search)
+  if (capacity && algorithm != Algorithm::Search)
     return emitError(location) << "capacity needs algorithm=search";
-  if (!::memplan::isValidSearchSeconds(searchSeconds)) {
+  if (!isValidSearchSeconds(searchSeconds)) {
     std::ostringstream got;
     got << searchSeconds;
     return emitError(location)
            << "search-seconds must be a number of seconds from 0 to "
-           << static_cast<uint64_t>(::memplan::kMaxSearchSeconds) << ", got "
-           << got.str();
+           << static_cast<uint64_t>(kMaxSearchSeconds) << ", got " << got.str();
   }
   search.seconds = searchSeconds;
   search.nodeLimit = searchNodes;

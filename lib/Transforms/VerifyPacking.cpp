@@ -57,13 +57,13 @@
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
-namespace mlir::memplan {
+namespace memplan {
 #define GEN_PASS_DEF_VERIFYPACKING
 #include "memplan/Transforms/Passes.h.inc"
-} // namespace mlir::memplan
+} // namespace memplan
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
 namespace {
 
@@ -876,7 +876,7 @@ private:
 };
 
 struct VerifyPackingPass
-    : public mlir::memplan::impl::VerifyPackingBase<VerifyPackingPass> {
+    : public memplan::impl::VerifyPackingBase<VerifyPackingPass> {
   void runOnOperation() override {
     if (failed(forEachFunctionInParallel(
             &getContext(), collectModuleFunctions(getOperation()),

@@ -12,18 +12,17 @@
 #include "memplan/Analysis/PlanVerification.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
-namespace mlir::memplan {
+namespace memplan {
 #define GEN_PASS_DEF_VERIFYPLAN
 #include "memplan/Transforms/Passes.h.inc"
-} // namespace mlir::memplan
+} // namespace memplan
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
 namespace {
 
-struct VerifyPlanPass
-    : public mlir::memplan::impl::VerifyPlanBase<VerifyPlanPass> {
+struct VerifyPlanPass : public memplan::impl::VerifyPlanBase<VerifyPlanPass> {
   void runOnOperation() override {
     if (failed(forEachFunctionInParallel(
             &getContext(), collectModuleFunctions(getOperation()),

@@ -34,7 +34,7 @@ using namespace mlir;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   DialectRegistry registry;
-  registry.insert<mlir::memplan::MemPlanDialect, func::FuncDialect,
+  registry.insert<memplan::MemPlanDialect, func::FuncDialect,
                   arith::ArithDialect>();
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
@@ -49,25 +49,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!module || failed(verify(*module)))
     return 0;
 
-  static const ::memplan::Algorithm algorithms[] = {
-      ::memplan::Algorithm::GreedyBySize, ::memplan::Algorithm::BestFit,
-      ::memplan::Algorithm::SharedObjects};
-  mlir::memplan::PlanOffsetsOptions options;
+  static const memplan::Algorithm algorithms[] = {
+      memplan::Algorithm::GreedyBySize, memplan::Algorithm::BestFit,
+      memplan::Algorithm::SharedObjects};
+  memplan::PlanOffsetsOptions options;
   options.algorithm = algorithms[size % 3];
   options.inPlace = size % 2 == 0;
   PassManager plan(&context);
-  plan.addPass(mlir::memplan::createPlanOffsets(options));
+  plan.addPass(memplan::createPlanOffsets(options));
   if (failed(plan.run(*module)))
     return 0; // refused with a diagnostic: fine
 
   PassManager verifyPlan(&context);
-  verifyPlan.addPass(mlir::memplan::createVerifyPlan());
+  verifyPlan.addPass(memplan::createVerifyPlan());
   if (failed(verifyPlan.run(*module))) {
     std::fprintf(stderr, "oracle failed: a written plan does not verify\n");
     std::abort();
   }
   std::string code;
   llvm::raw_string_ostream os(code);
-  (void)mlir::memplan::translateToCuda(*module, os, {});
+  (void)memplan::translateToCuda(*module, os, {});
   return 0;
 }

@@ -12,11 +12,11 @@
 #ifndef MEMPLAN_TEST_LIB_TESTPASSES_H
 #define MEMPLAN_TEST_LIB_TESTPASSES_H
 
-namespace mlir::memplan::test {
+namespace memplan::test {
 
 /// Registers --memplan-print-liveness.
 void registerTestPasses();
 
-} // namespace mlir::memplan::test
+} // namespace memplan::test
 
 #endif // MEMPLAN_TEST_LIB_TESTPASSES_H

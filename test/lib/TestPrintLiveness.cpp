@@ -14,14 +14,14 @@
 #include "TestPasses.h"
 
 #include "memplan/Analysis/BufferLiveness.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/Pass/Pass.h"
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Pass/Pass.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
 namespace {
 
@@ -94,6 +94,6 @@ struct PrintLivenessPass
 
 } // namespace
 
-void mlir::memplan::test::registerTestPasses() {
+void memplan::test::registerTestPasses() {
   PassRegistration<PrintLivenessPass>();
 }

@@ -109,7 +109,7 @@ struct Totals {
   unsigned programs = 0, runs = 0, mismatches = 0, checkerRefusals = 0,
            packFailures = 0, corruptedTried = 0, corruptedDiffer = 0,
            corruptedRefused = 0, corruptedNotApplicable = 0;
-  ::memplan::ProgramFeatures features;
+  memplan::ProgramFeatures features;
   unsigned packedViews = 0;
 };
 
@@ -237,8 +237,8 @@ std::string print(ModuleOp module) {
 
 bool runSeed(uint64_t seed, MLIRContext &context, Runner &runner,
              Totals &totals) {
-  ::memplan::ProgramFeatures features;
-  std::string text = ::memplan::generateBufferizedProgram(seed, &features);
+  memplan::ProgramFeatures features;
+  std::string text = memplan::generateBufferizedProgram(seed, &features);
   std::string program = "seed-" + std::to_string(seed);
   OwningOpRef<ModuleOp> base = parseSourceString<ModuleOp>(text, &context);
   if (!base) {
@@ -272,8 +272,8 @@ bool runSeed(uint64_t seed, MLIRContext &context, Runner &runner,
     return false;
   }
   OwningOpRef<ModuleOp> greedy;
-  for (::memplan::Algorithm each : ::memplan::kAllAlgorithms) {
-    std::string algorithm(::memplan::getAlgorithmName(each));
+  for (memplan::Algorithm each : memplan::kAllAlgorithms) {
+    std::string algorithm(memplan::getAlgorithmName(each));
     OwningOpRef<ModuleOp> packed = base->clone();
     std::string pipeline = std::string("memplan-pack-allocs{algorithm=") +
                            algorithm + " search-nodes=2000}";
@@ -300,7 +300,7 @@ bool runSeed(uint64_t seed, MLIRContext &context, Runner &runner,
                ", unpacked: " + expected.describe(),
            *packed, algorithm);
     }
-    if (each == ::memplan::Algorithm::GreedyBySize) {
+    if (each == memplan::Algorithm::GreedyBySize) {
       packed->walk([&](memref::ViewOp) { ++totals.packedViews; });
       greedy = std::move(packed);
     }
@@ -338,7 +338,7 @@ int main(int argc, char **argv) {
       "memplan-difftest: random bufferized programs, packed with every "
       "algorithm and run against their unpacked selves\n");
   if (printSeed >= 0) {
-    llvm::outs() << ::memplan::generateBufferizedProgram(
+    llvm::outs() << memplan::generateBufferizedProgram(
         static_cast<uint64_t>(printSeed));
     return 0;
   }
@@ -349,7 +349,7 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
-  mlir::memplan::registerMemPlan(registry);
+  memplan::registerMemPlan(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   // One thread: every run forks, and a fork copies only the calling thread.

@@ -14,8 +14,8 @@
 #include "mlir/IR/Verifier.h"
 
 using namespace mlir;
-using namespace mlir::memplan;
-using namespace ::memplan::gen;
+using namespace memplan;
+using namespace memplan::gen;
 
 GraphBuilder::GraphBuilder(MLIRContext *context, StringRef functionName)
     : context(context), builder(context), loc(UnknownLoc::get(context)) {

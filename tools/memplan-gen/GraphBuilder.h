@@ -40,7 +40,7 @@ public:
   /// A function argument with a role (weight, input, kv_cache,
   /// optimizer_state, master_weight) and a name.
   mlir::Value argument(llvm::ArrayRef<int64_t> shape, mlir::Type element,
-                       mlir::memplan::ArgumentRole role, llvm::StringRef name);
+                       memplan::ArgumentRole role, llvm::StringRef name);
   mlir::Value indexArgument(llvm::StringRef name);
 
   // Forward ops: result types follow the operands.
@@ -69,7 +69,7 @@ public:
   llvm::SmallVector<mlir::Value>
   generic(llvm::StringRef name, mlir::ValueRange operands,
           mlir::TypeRange resultTypes,
-          llvm::ArrayRef<mlir::memplan::ResultRole> roles, int64_t scratch = 0,
+          llvm::ArrayRef<memplan::ResultRole> roles, int64_t scratch = 0,
           llvm::ArrayRef<int64_t> aliases = {});
 
   /// Records backward steps from now on.
@@ -118,7 +118,7 @@ private:
   mlir::func::FuncOp function;
   mlir::OpBuilder builder;
   mlir::Location loc;
-  std::vector<mlir::memplan::ArgumentRole> argumentRoles;
+  std::vector<memplan::ArgumentRole> argumentRoles;
   std::vector<std::string> argumentNames;
   bool recording = false;
   std::vector<std::function<void()>> tape;

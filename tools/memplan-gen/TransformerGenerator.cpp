@@ -25,9 +25,9 @@
 #include <cmath>
 
 using namespace mlir;
-using mlir::memplan::ArgumentRole;
-using mlir::memplan::ResultRole;
-using namespace ::memplan::gen;
+using memplan::ArgumentRole;
+using memplan::ResultRole;
+using namespace memplan::gen;
 
 namespace {
 

@@ -24,7 +24,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/ToolOutputFile.h"
 
-using namespace ::memplan::gen;
+using namespace memplan::gen;
 
 /// Only these appear in --help (not the LLVM libraries' options).
 static llvm::cl::OptionCategory toolOptions("memplan-gen options");
@@ -109,7 +109,7 @@ int main(int argc, char **argv) {
     return fail("layers, batch, seq and kv-len must be positive");
 
   mlir::MLIRContext context;
-  context.loadDialect<mlir::memplan::MemPlanDialect, mlir::func::FuncDialect>();
+  context.loadDialect<memplan::MemPlanDialect, mlir::func::FuncDialect>();
   std::string error;
   mlir::OwningOpRef<mlir::ModuleOp> module =
       generateTransformer(&context, options, error);
@@ -131,7 +131,7 @@ int main(int argc, char **argv) {
                << activationDtype << " --attention " << attentionKind << "\n";
   module->print(output->os());
   output->os() << "\n";
-  if (llvm::Error unwritten = ::memplan::keepOutput(*output))
+  if (llvm::Error unwritten = memplan::keepOutput(*output))
     return fail(llvm::toString(std::move(unwritten)));
   return 0;
 }

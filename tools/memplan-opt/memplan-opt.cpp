@@ -51,13 +51,13 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   mlir::registerAllPasses();
 #ifdef MEMPLAN_INCLUDE_TESTS
-  mlir::memplan::test::registerTestPasses();
+  memplan::test::registerTestPasses();
 #endif
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
-  mlir::memplan::registerMemPlan(registry);
+  memplan::registerMemPlan(registry);
 
   auto [inputPath, outputPath] = mlir::registerAndParseCLIOptions(
       argc, argv, "memplan optimizer driver\n", registry);
@@ -81,7 +81,7 @@ int main(int argc, char **argv) {
   if (mlir::failed(
           mlir::MlirOptMain(output->os(), std::move(*input), registry, config)))
     return 1;
-  if (llvm::Error unwritten = ::memplan::keepOutput(*output))
+  if (llvm::Error unwritten = memplan::keepOutput(*output))
     return fail(llvm::toString(std::move(unwritten)));
   return 0;
 }

@@ -41,7 +41,7 @@ static int fail(const llvm::Twine &message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  mlir::memplan::registerToCudaTranslation();
+  memplan::registerToCudaTranslation();
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerTranslationCLOptions();
@@ -74,13 +74,13 @@ int main(int argc, char **argv) {
       "max-input-bytes",
       llvm::cl::desc("Read at most this many bytes of an input that is not "
                      "a regular file (a pipe, a device)"),
-      llvm::cl::init(::memplan::kDefaultMaxStreamedInputBytes));
+      llvm::cl::init(memplan::kDefaultMaxStreamedInputBytes));
   llvm::cl::opt<const Translation *, false, TranslationParser> translation(
       llvm::cl::desc("Translation to perform"), llvm::cl::Required);
   llvm::cl::ParseCommandLineOptions(argc, argv, "memplan translation driver\n");
 
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> input =
-      ::memplan::readBoundedMlirInput(inputPath, maxInputBytes);
+      memplan::readBoundedMlirInput(inputPath, maxInputBytes);
   if (!input)
     return fail(llvm::toString(input.takeError()));
 
@@ -113,7 +113,7 @@ int main(int argc, char **argv) {
                                    output->os(), splitInputFile,
                                    splitInputFile)))
     return 1;
-  if (llvm::Error unwritten = ::memplan::keepOutput(*output))
+  if (llvm::Error unwritten = memplan::keepOutput(*output))
     return fail(llvm::toString(std::move(unwritten)));
   return 0;
 }

@@ -21,7 +21,7 @@
 #include <gtest/gtest.h>
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
 namespace {
 
@@ -165,15 +165,15 @@ TEST_F(BufferLivenessTest, ProblemPlansAndValidates) {
       return %1 : tensor<1x2x8x16xf32>
     })mlir");
   ASSERT_TRUE(succeeded(liveness));
-  ::memplan::Problem problem = liveness->toProblem(256);
+  memplan::Problem problem = liveness->toProblem(256);
   ASSERT_EQ(problem.buffers.size(), 2u);
   EXPECT_EQ(problem.buffers[1].size, 128u); // scratch
   EXPECT_EQ(problem.buffers[1].start, 0);
   EXPECT_EQ(problem.buffers[1].end, 1);
-  ::memplan::PlanResult result =
-      ::memplan::plan(problem, ::memplan::Algorithm::GreedyBySize);
+  memplan::PlanResult result =
+      memplan::plan(problem, memplan::Algorithm::GreedyBySize);
   ASSERT_TRUE(result.ok());
-  EXPECT_FALSE(::memplan::validateSolution(problem, result.solution));
+  EXPECT_FALSE(memplan::validateSolution(problem, result.solution));
   EXPECT_EQ(result.solution.arenaSize, 1024u + 128u);
 }
 

@@ -42,7 +42,7 @@
 #include <functional>
 #include <optional>
 
-namespace mlir::memplan {
+namespace memplan {
 
 /// A value stored in a buffer, and how it got there.
 struct BufferValue {
@@ -51,7 +51,7 @@ struct BufferValue {
     View,    ///< a view of a value in the buffer
     InPlace, ///< a result computed in place over a value in the buffer
   };
-  Value value;
+  mlir::Value value;
   Role role = Role::Defines;
 };
 
@@ -60,11 +60,11 @@ struct LiveBuffer {
   enum class Kind { Result, Scratch };
   Kind kind = Kind::Result;
   /// The op defining the buffer's first value, or needing the scratch.
-  Operation *op = nullptr;
+  mlir::Operation *op = nullptr;
   /// Values stored in this buffer, in program order: the result that created
   /// it, then views of it and results computed in place over it. Empty for
   /// scratch.
-  SmallVector<BufferValue, 1> values;
+  llvm::SmallVector<BufferValue, 1> values;
   uint64_t bytes = 0;
   int64_t start = 0; ///< live on [start, end)
   int64_t end = 0;
@@ -75,14 +75,14 @@ struct LiveBuffer {
 struct ExternalValue {
   enum class Kind { Argument, Constant };
   Kind kind = Kind::Argument;
-  Value value;
+  mlir::Value value;
   uint64_t bytes = 0;
 };
 
 /// Decides whether result `result` is computed in place over the buffer of
 /// operand `operandIndex`. It is only asked when that is allowed.
 using InPlacePolicy =
-    std::function<bool(OpResult result, unsigned operandIndex)>;
+    std::function<bool(mlir::OpResult result, unsigned operandIndex)>;
 
 class BufferLiveness {
 public:
@@ -90,18 +90,20 @@ public:
   /// argument and fails on dynamic shapes, element types without a size,
   /// byte sizes that overflow 64 bits, and bodies of more than one block.
   /// `inPlace` may be null: no in-place reuse.
-  static FailureOr<BufferLiveness> compute(Region &body,
-                                           const InPlacePolicy &inPlace);
+  static mlir::FailureOr<BufferLiveness> compute(mlir::Region &body,
+                                                 const InPlacePolicy &inPlace);
 
-  ArrayRef<LiveBuffer> getBuffers() const { return buffers; }
-  ArrayRef<ExternalValue> getExternals() const { return externals; }
+  llvm::ArrayRef<LiveBuffer> getBuffers() const { return buffers; }
+  llvm::ArrayRef<ExternalValue> getExternals() const { return externals; }
 
   /// The buffer storing `value`, if it is in the arena.
-  std::optional<unsigned> getBufferIndex(Value value) const;
+  std::optional<unsigned> getBufferIndex(mlir::Value value) const;
   /// Whether `value` is (a view of) an argument or a constant.
-  bool isExternal(Value value) const { return externalOf.count(value); }
+  bool isExternal(mlir::Value value) const { return externalOf.count(value); }
   /// The position of a top-level op of the body.
-  int64_t getPosition(Operation *op) const { return positions.lookup(op); }
+  int64_t getPosition(mlir::Operation *op) const {
+    return positions.lookup(op);
+  }
   /// Number of ops in the body.
   int64_t getNumPositions() const { return numPositions; }
 
@@ -109,19 +111,19 @@ public:
   uint64_t getExternalBytes() const;
 
   /// The planner's problem: one buffer per LiveBuffer, in the same order.
-  ::memplan::Problem toProblem(uint64_t alignment) const;
+  Problem toProblem(uint64_t alignment) const;
 
 private:
   BufferLiveness() = default;
 
-  SmallVector<LiveBuffer> buffers;
-  SmallVector<ExternalValue> externals;
-  DenseMap<Value, unsigned> bufferOf;
-  DenseMap<Value, unsigned> externalOf;
-  DenseMap<Operation *, int64_t> positions;
+  llvm::SmallVector<LiveBuffer> buffers;
+  llvm::SmallVector<ExternalValue> externals;
+  llvm::DenseMap<mlir::Value, unsigned> bufferOf;
+  llvm::DenseMap<mlir::Value, unsigned> externalOf;
+  llvm::DenseMap<mlir::Operation *, int64_t> positions;
   int64_t numPositions = 0;
 };
 
-} // namespace mlir::memplan
+} // namespace memplan
 
 #endif // MEMPLAN_ANALYSIS_BUFFERLIVENESS_H

@@ -63,11 +63,11 @@
 #include <optional>
 #include <string>
 
-namespace mlir::memplan {
+namespace memplan {
 
 /// One memref.alloc of a function.
 struct AllocBuffer {
-  memref::AllocOp alloc;
+  mlir::memref::AllocOp alloc;
   /// Bytes as the lowering allocates it; nullopt when not a compile-time
   /// constant (or not sizeable).
   std::optional<uint64_t> bytes;
@@ -78,14 +78,14 @@ struct AllocBuffer {
   /// returned, end is the end of the function.
   int64_t start = 0, end = 0;
   /// The memref.dealloc ops that free this buffer and nothing else.
-  SmallVector<Operation *> deallocs;
+  llvm::SmallVector<mlir::Operation *> deallocs;
   /// The innermost block that holds the alloc and every use of an alias: an
   /// arena in it, or in any block around it, can hold the buffer.
-  Block *home = nullptr;
+  mlir::Block *home = nullptr;
   /// The loop whose iterations may run at the same time (scf.forall,
   /// scf.parallel) that allocates it, if any: every iteration needs bytes of
   /// its own.
-  Operation *concurrentLoop = nullptr;
+  mlir::Operation *concurrentLoop = nullptr;
   /// How many copies of it may be live at once: the product of the
   /// iteration counts of the loops around it whose iterations may run at
   /// the same time (those of a compile-time count).
@@ -93,7 +93,7 @@ struct AllocBuffer {
   /// Why it may not share bytes with other buffers; empty when it may.
   std::string rejection;
   /// The op that the rejection is about, if any (a note points at it).
-  Operation *culprit = nullptr;
+  mlir::Operation *culprit = nullptr;
 
   bool isPackable() const { return rejection.empty(); }
 };
@@ -107,16 +107,17 @@ public:
 
   /// Why `call` may keep (or free, or return) the memref passed as
   /// `operand`, or nullopt when its callee is known not to.
-  std::optional<std::string> whyMayKeep(CallOpInterface call,
-                                        OpOperand &operand);
+  std::optional<std::string> whyMayKeep(mlir::CallOpInterface call,
+                                        mlir::OpOperand &operand);
 
 private:
-  std::optional<std::string> analyzeArgument(FunctionOpInterface callee,
+  std::optional<std::string> analyzeArgument(mlir::FunctionOpInterface callee,
                                              unsigned index);
 
-  SymbolTableCollection symbols;
+  mlir::SymbolTableCollection symbols;
   /// (callee, argument) -> why it may be kept.
-  llvm::DenseMap<std::pair<Operation *, unsigned>, std::optional<std::string>>
+  llvm::DenseMap<std::pair<mlir::Operation *, unsigned>,
+                 std::optional<std::string>>
       verdicts;
 };
 
@@ -124,16 +125,17 @@ private:
 /// may share bytes.
 class MemRefAliasModel {
 public:
-  MemRefAliasModel(FunctionOpInterface function, CallCaptureAnalysis &calls);
+  MemRefAliasModel(mlir::FunctionOpInterface function,
+                   CallCaptureAnalysis &calls);
 
-  ArrayRef<AllocBuffer> getBuffers() const { return buffers; }
+  llvm::ArrayRef<AllocBuffer> getBuffers() const { return buffers; }
   const ProgramOrder &getOrder() const { return order; }
 
 private:
   ProgramOrder order;
-  SmallVector<AllocBuffer> buffers;
+  llvm::SmallVector<AllocBuffer> buffers;
 };
 
-} // namespace mlir::memplan
+} // namespace memplan
 
 #endif // MEMPLAN_ANALYSIS_MEMREFALIASMODEL_H

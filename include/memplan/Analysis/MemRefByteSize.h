@@ -23,7 +23,7 @@
 #include <cstdint>
 #include <optional>
 
-namespace mlir::memplan {
+namespace memplan {
 
 /// How one element of a memref is laid out.
 struct ElementLayout {
@@ -35,16 +35,17 @@ struct ElementLayout {
 
 /// The layout of `elementType` in `layout`, or nullopt when the data layout
 /// cannot size it (scalable vectors, types without a data layout).
-std::optional<ElementLayout> getElementLayout(Type elementType,
-                                              const DataLayout &layout);
+std::optional<ElementLayout> getElementLayout(mlir::Type elementType,
+                                              const mlir::DataLayout &layout);
 
 /// Bytes of a memref.alloc of `type` (identity layout) as the lowering
 /// allocates it. `dynamicSizes` holds one entry per `?` dimension: its value
 /// when it is a constant.
-ByteSize getAllocationByteSize(MemRefType type,
-                               ArrayRef<std::optional<int64_t>> dynamicSizes,
-                               const DataLayout &layout);
+ByteSize
+getAllocationByteSize(mlir::MemRefType type,
+                      llvm::ArrayRef<std::optional<int64_t>> dynamicSizes,
+                      const mlir::DataLayout &layout);
 
-} // namespace mlir::memplan
+} // namespace memplan
 
 #endif // MEMPLAN_ANALYSIS_MEMREFBYTESIZE_H

@@ -20,26 +20,28 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/LLVM.h"
 
-namespace mlir::memplan {
+namespace memplan {
 
 /// Checks the plan of `function` (which has a body) with the validator:
 /// every arena value has an offset, views sit at their source's offset, no
 /// two live buffers overlap, offsets are aligned, and the arena is exactly
 /// the end of the highest buffer. Emits an error naming the values at fault.
-LogicalResult verifyFunctionPlan(FunctionOpInterface function);
+mlir::LogicalResult verifyFunctionPlan(mlir::FunctionOpInterface function);
 
 /// The arena size recorded on `function` (memplan.arena_size); emits "it
 /// is not planned" and fails when there is none.
-FailureOr<uint64_t> getPlannedArenaSize(FunctionOpInterface function);
+mlir::FailureOr<uint64_t>
+getPlannedArenaSize(mlir::FunctionOpInterface function);
 
 /// The arena offset recorded for `value` by its defining op, if it has one.
-std::optional<int64_t> getRecordedOffset(Value value);
+std::optional<int64_t> getRecordedOffset(mlir::Value value);
 
 /// The lifetimes of `function` as its recorded plan shares buffers: a result
 /// at the offset of an operand that dies at its op, where in place is
 /// allowed, shares that operand's buffer.
-FailureOr<BufferLiveness> computePlannedLiveness(FunctionOpInterface function);
+mlir::FailureOr<BufferLiveness>
+computePlannedLiveness(mlir::FunctionOpInterface function);
 
-} // namespace mlir::memplan
+} // namespace memplan
 
 #endif // MEMPLAN_ANALYSIS_PLANVERIFICATION_H

@@ -24,26 +24,26 @@
 #include <cstdint>
 #include <utility>
 
-namespace mlir::memplan {
+namespace memplan {
 
 class ProgramOrder {
 public:
   /// Numbers every op nested in `body`.
-  explicit ProgramOrder(Region &body);
+  explicit ProgramOrder(mlir::Region &body);
 
   /// The position of `op` (which must be nested in the body).
-  int64_t begin(Operation *op) const { return spans.lookup(op).first; }
+  int64_t begin(mlir::Operation *op) const { return spans.lookup(op).first; }
   /// One past the last position inside `op`: begin + 1 for an op without
   /// regions.
-  int64_t end(Operation *op) const { return spans.lookup(op).second; }
+  int64_t end(mlir::Operation *op) const { return spans.lookup(op).second; }
   /// Number of positions.
   int64_t size() const { return count; }
 
 private:
-  llvm::DenseMap<Operation *, std::pair<int64_t, int64_t>> spans;
+  llvm::DenseMap<mlir::Operation *, std::pair<int64_t, int64_t>> spans;
   int64_t count = 0;
 };
 
-} // namespace mlir::memplan
+} // namespace memplan
 
 #endif // MEMPLAN_ANALYSIS_PROGRAMORDER_H

@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <optional>
 
-namespace mlir::memplan {
+namespace memplan {
 
 enum class RegionExecution {
   /// Each region runs at most once per execution of the op, one after
@@ -38,22 +38,23 @@ enum class RegionExecution {
 };
 
 /// How `op` runs its regions.
-RegionExecution getRegionExecution(Operation *op);
+RegionExecution getRegionExecution(mlir::Operation *op);
 
 /// The iterations of a loop whose bounds and steps are compile-time
 /// constants (through LoopLikeOpInterface: scf.forall, scf.parallel,
 /// scf.for). Dimension d runs lowerBounds[d], lowerBounds[d] + steps[d], ...
 /// below its upper bound: counts[d] iterations.
 struct StaticIterationSpace {
-  SmallVector<int64_t> lowerBounds, steps, counts;
+  llvm::SmallVector<int64_t> lowerBounds, steps, counts;
   /// The product of the counts (iterations in all).
   uint64_t total = 1;
 };
 
 /// The iteration space of `loop`, or nullopt when a bound or step is not a
 /// constant, a step is not positive, or there are 2^62 iterations or more.
-std::optional<StaticIterationSpace> getStaticIterationSpace(Operation *loop);
+std::optional<StaticIterationSpace>
+getStaticIterationSpace(mlir::Operation *loop);
 
-} // namespace mlir::memplan
+} // namespace memplan
 
 #endif // MEMPLAN_ANALYSIS_REGIONEXECUTION_H

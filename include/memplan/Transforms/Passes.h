@@ -18,7 +18,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
-namespace mlir::memplan {
+namespace memplan {
 
 /// Who allocates the arenas of --memplan-pack-allocs (`arena-mode=`).
 enum class ArenaMode {
@@ -32,6 +32,6 @@ enum class ArenaMode {
 #define GEN_PASS_REGISTRATION
 #include "memplan/Transforms/Passes.h.inc"
 
-} // namespace mlir::memplan
+} // namespace memplan
 
 #endif // MEMPLAN_TRANSFORMS_PASSES_H

@@ -81,7 +81,7 @@ def PlanOffsets : Pass<"plan-offsets", "::mlir::ModuleOp"> {
            "Draw the plan as SVG to this file (with several functions, one "
            "file each: NAME.svg becomes NAME.<function>.svg)">,
   ];
-  let dependentDialects = ["::mlir::memplan::MemPlanDialect"];
+  let dependentDialects = ["::memplan::MemPlanDialect"];
 }
 
 def PackAllocs : Pass<"memplan-pack-allocs", "::mlir::ModuleOp"> {
@@ -144,13 +144,13 @@ def PackAllocs : Pass<"memplan-pack-allocs", "::mlir::ModuleOp"> {
            "Minimum byte alignment of every offset (a power of two); each "
            "alloc's own alignment attribute and element type can ask for "
            "more">,
-    Option<"arenaMode", "arena-mode", "::mlir::memplan::ArenaMode",
-           "::mlir::memplan::ArenaMode::Alloc",
+    Option<"arenaMode", "arena-mode", "::memplan::ArenaMode",
+           "::memplan::ArenaMode::Alloc",
            "Who allocates the arenas",
            [{::llvm::cl::values(
-               clEnumValN(::mlir::memplan::ArenaMode::Alloc, "alloc",
+               clEnumValN(::memplan::ArenaMode::Alloc, "alloc",
                           "the function allocates its arenas"),
-               clEnumValN(::mlir::memplan::ArenaMode::Argument, "arg",
+               clEnumValN(::memplan::ArenaMode::Argument, "arg",
                           "the caller passes one arena per memory space as "
                           "trailing arguments, sized by the generated "
                           "@<name>_arena_size()"))}]>,
@@ -208,7 +208,7 @@ def VerifyPlan : Pass<"memplan-verify-plan", "::mlir::ModuleOp"> {
     in place when the op allows it. The first conflict is an error naming both
     values.
   }];
-  let dependentDialects = ["::mlir::memplan::MemPlanDialect"];
+  let dependentDialects = ["::memplan::MemPlanDialect"];
 }
 
 def MemoryReport : Pass<"memplan-memory-report", "::mlir::ModuleOp"> {
@@ -223,7 +223,7 @@ def MemoryReport : Pass<"memplan-memory-report", "::mlir::ModuleOp"> {
     buffers in generated code), the total and the bytes per parameter.
     `json=` also writes it as JSON.
   }];
-  let dependentDialects = ["::mlir::memplan::MemPlanDialect"];
+  let dependentDialects = ["::memplan::MemPlanDialect"];
   let options = [
     Option<"jsonFile", "json", "std::string", "\"\"",
            "Also write the report as JSON to this file">,

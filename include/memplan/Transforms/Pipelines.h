@@ -8,9 +8,9 @@
 // with one call, or register the pipelines and name them on a command line.
 //
 //   mlir::PassManager pm(&context);
-//   mlir::memplan::PackAllocsOptions options;
+//   memplan::PackAllocsOptions options;
 //   options.algorithm = memplan::Algorithm::BestFit;
-//   mlir::memplan::buildPackAllocsPipeline(pm, options);
+//   memplan::buildPackAllocsPipeline(pm, options);
 //
 // The pipelines take exactly the options of their planning pass, declared
 // once in Passes.td: `--memplan-pack-pipeline="algorithm=best-fit"`.
@@ -27,18 +27,18 @@ namespace mlir {
 class DialectRegistry;
 } // namespace mlir
 
-namespace mlir::memplan {
+namespace memplan {
 
 /// memplan dialect graphs: --plan-offsets, then --memplan-verify-plan (a
 /// plan is proven again before anyone consumes it). `options` are
 /// --plan-offsets's own.
-void buildPlanOffsetsPipeline(OpPassManager &pm,
+void buildPlanOffsetsPipeline(mlir::OpPassManager &pm,
                               const PlanOffsetsOptions &options = {});
 
 /// Upstream bufferized IR (after one-shot bufferization and, optionally, a
 /// deallocation pipeline): --memplan-pack-allocs, then canonicalization to
 /// fold the offset constants. `options` are --memplan-pack-allocs's own.
-void buildPackAllocsPipeline(OpPassManager &pm,
+void buildPackAllocsPipeline(mlir::OpPassManager &pm,
                              const PackAllocsOptions &options = {});
 
 /// Registers "memplan-plan-pipeline" and "memplan-pack-pipeline".
@@ -46,8 +46,8 @@ void registerMemPlanPipelines();
 
 /// The dialect, every pass and both pipelines: what a tool that embeds
 /// memplan calls once.
-void registerMemPlan(DialectRegistry &registry);
+void registerMemPlan(mlir::DialectRegistry &registry);
 
-} // namespace mlir::memplan
+} // namespace memplan
 
 #endif // MEMPLAN_TRANSFORMS_PIPELINES_H

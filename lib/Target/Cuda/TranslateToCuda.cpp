@@ -29,7 +29,7 @@
 #include <cmath>
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
 namespace {
 
@@ -683,9 +683,8 @@ LogicalResult FunctionEmitter::emitMain() {
 
 } // namespace
 
-LogicalResult
-mlir::memplan::translateToCuda(Operation *module, raw_ostream &output,
-                               const CudaEmitterOptions &options) {
+LogicalResult memplan::translateToCuda(Operation *module, raw_ostream &output,
+                                       const CudaEmitterOptions &options) {
   SmallVector<FunctionOpInterface> functions;
   module->walk([&](FunctionOpInterface function) {
     if (!function.isExternal())
@@ -737,7 +736,7 @@ mlir::memplan::translateToCuda(Operation *module, raw_ostream &output,
   return success();
 }
 
-void mlir::memplan::registerToCudaTranslation() {
+void memplan::registerToCudaTranslation() {
   static llvm::cl::opt<bool> emitMain(
       "memplan-cuda-main",
       llvm::cl::desc("Also emit a main that runs one function on "

@@ -94,7 +94,7 @@ func.func @arena_alignment(%a: memref<64xi8> {memplan.arena, memplan.arena_align
 
 // -----
 
-// expected-error @+2 {{expected ::mlir::memplan::ArgumentRole to be one of: weight, quantization_scale, input, kv_cache, optimizer_state, master_weight}}
+// expected-error @+2 {{expected ::memplan::ArgumentRole to be one of: weight, quantization_scale, input, kv_cache, optimizer_state, master_weight}}
 // expected-error @+1 {{failed to parse MemPlan_ArgumentRoleAttr parameter 'value'}}
 func.func @role_misspelt(%x: tensor<4xf32> {memplan.role = #memplan.role<weights>}) {
   return

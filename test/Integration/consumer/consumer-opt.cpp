@@ -21,7 +21,7 @@
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<mlir::func::FuncDialect>();
-  mlir::memplan::registerMemPlan(registry);
+  memplan::registerMemPlan(registry);
   mlir::registerCanonicalizerPass();
 
   mlir::PassPipelineRegistration<>(
@@ -29,9 +29,9 @@ int main(int argc, char **argv) {
       "This compiler's own pipeline: canonicalize, then memplan's planning",
       [](mlir::OpPassManager &pm) {
         pm.addPass(mlir::createCanonicalizerPass());
-        mlir::memplan::PlanOffsetsOptions options;
+        memplan::PlanOffsetsOptions options;
         options.algorithm = memplan::Algorithm::BestFit;
-        mlir::memplan::buildPlanOffsetsPipeline(pm, options);
+        memplan::buildPlanOffsetsPipeline(pm, options);
       });
 
   return mlir::asMainReturnCode(mlir::MlirOptMain(

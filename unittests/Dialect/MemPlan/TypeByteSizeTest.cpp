@@ -15,7 +15,7 @@
 #include <gtest/gtest.h>
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
 namespace {
 

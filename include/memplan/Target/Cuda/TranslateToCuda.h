@@ -19,7 +19,7 @@
 
 #include <string>
 
-namespace mlir::memplan {
+namespace memplan {
 
 struct CudaEmitterOptions {
   /// Also emit a `main` that fills the arguments deterministically, runs one
@@ -32,12 +32,13 @@ struct CudaEmitterOptions {
 /// Writes the CUDA C++ of every planned function of `module` to `os`. Fails,
 /// with a diagnostic and nothing written, on an unplanned function, an
 /// invalid plan, or an op without a lowering.
-LogicalResult translateToCuda(Operation *module, raw_ostream &os,
-                              const CudaEmitterOptions &options);
+mlir::LogicalResult translateToCuda(mlir::Operation *module,
+                                    llvm::raw_ostream &os,
+                                    const CudaEmitterOptions &options);
 
 /// Registers `--memplan-to-cuda` with mlir-translate style drivers.
 void registerToCudaTranslation();
 
-} // namespace mlir::memplan
+} // namespace memplan
 
 #endif // MEMPLAN_TARGET_CUDA_TRANSLATETOCUDA_H

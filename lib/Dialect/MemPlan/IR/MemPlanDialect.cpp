@@ -17,7 +17,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
 #include "memplan/Dialect/MemPlan/IR/MemPlanEnums.cpp.inc"
 #include "memplan/Dialect/MemPlan/IR/MemPlanOpsDialect.cpp.inc"

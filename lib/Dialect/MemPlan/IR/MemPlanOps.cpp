@@ -22,7 +22,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
 //===----------------------------------------------------------------------===//
 // Verifier helpers

@@ -11,10 +11,10 @@
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
 std::optional<ArgumentRole>
-mlir::memplan::getArgumentRole(FunctionOpInterface function, unsigned index) {
+memplan::getArgumentRole(FunctionOpInterface function, unsigned index) {
   MemPlanDialect::RoleAttrHelper role(function.getContext());
   if (auto attr =
           function.getArgAttrOfType<ArgumentRoleAttr>(index, role.getName()))
@@ -22,7 +22,7 @@ mlir::memplan::getArgumentRole(FunctionOpInterface function, unsigned index) {
   return std::nullopt;
 }
 
-ResultRole mlir::memplan::getResultRole(OpResult result) {
+ResultRole memplan::getResultRole(OpResult result) {
   Operation *op = result.getOwner();
   ArrayAttr roles =
       MemPlanDialect::ResultRolesAttrHelper(op->getContext()).getAttr(op);
@@ -33,7 +33,7 @@ ResultRole mlir::memplan::getResultRole(OpResult result) {
   return ResultRole::Activation;
 }
 
-void mlir::memplan::setResultRoles(Operation *op, ArrayRef<ResultRole> roles) {
+void memplan::setResultRoles(Operation *op, ArrayRef<ResultRole> roles) {
   MLIRContext *context = op->getContext();
   SmallVector<Attribute> attrs =
       llvm::map_to_vector(roles, [&](ResultRole role) -> Attribute {

@@ -12,9 +12,9 @@
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
-using namespace mlir::memplan;
+using namespace memplan;
 
-std::optional<uint64_t> mlir::memplan::getElementBitWidth(Type elementType) {
+std::optional<uint64_t> memplan::getElementBitWidth(Type elementType) {
   if (elementType.isIntOrFloat())
     return elementType.getIntOrFloatBitWidth();
   if (isa<IndexType>(elementType))
@@ -34,7 +34,7 @@ std::optional<uint64_t> mlir::memplan::getElementBitWidth(Type elementType) {
   return std::nullopt;
 }
 
-ByteSize mlir::memplan::getByteSize(Type type) {
+ByteSize memplan::getByteSize(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
   if (!shaped || (!isa<TensorType, BaseMemRefType, VectorType>(type)))
     return {ByteSizeStatus::NotShaped, 0};
@@ -62,7 +62,7 @@ ByteSize mlir::memplan::getByteSize(Type type) {
   return {ByteSizeStatus::Ok, static_cast<uint64_t>((totalBits + 7) / 8)};
 }
 
-llvm::StringRef mlir::memplan::describeByteSizeFailure(ByteSizeStatus status) {
+llvm::StringRef memplan::describeByteSizeFailure(ByteSizeStatus status) {
   switch (status) {
   case ByteSizeStatus::Ok:
     return "has a size";

@@ -22,7 +22,7 @@ def MemPlan_ArgumentRole : I32EnumAttr<"ArgumentRole",
   I32EnumAttrCase<"OptimizerState", 4, "optimizer_state">,
   I32EnumAttrCase<"MasterWeight", 5, "master_weight">,
 ]> {
-  let cppNamespace = "::mlir::memplan";
+  let cppNamespace = "::memplan";
   let genSpecializedAttr = 0;
 }
 
@@ -32,7 +32,7 @@ def MemPlan_ResultRole : I32EnumAttr<"ResultRole",
   I32EnumAttrCase<"Gradient", 1, "gradient">,
   I32EnumAttrCase<"Loss", 2, "loss">,
 ]> {
-  let cppNamespace = "::mlir::memplan";
+  let cppNamespace = "::memplan";
   let genSpecializedAttr = 0;
 }
 

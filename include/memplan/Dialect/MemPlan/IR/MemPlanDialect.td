@@ -13,7 +13,7 @@ include "mlir/IR/OpBase.td"
 
 def MemPlan_Dialect : Dialect {
   let name = "memplan";
-  let cppNamespace = "::mlir::memplan";
+  let cppNamespace = "::memplan";
   let summary = "Transformer graphs on statically shaped tensors, for memory planning";
   let description = [{
     The `memplan` dialect describes transformer graphs (GPT, LLaMA, BERT
@@ -41,7 +41,7 @@ def MemPlan_Dialect : Dialect {
     "::mlir::IntegerAttr":$lower_bound,
     "::mlir::IntegerAttr":$alignment,
     // Roles and names, written by memplan-gen.
-    "::mlir::memplan::ArgumentRoleAttr":$role,
+    "::memplan::ArgumentRoleAttr":$role,
     "::mlir::StringAttr":$name,
     "::mlir::ArrayAttr":$result_roles,
     // The arenas of --memplan-pack-allocs.

@@ -18,7 +18,7 @@ include "mlir/IR/OpBase.td"
 
 def MemPlan_BufferPlanningOpInterface
     : OpInterface<"BufferPlanningOpInterface"> {
-  let cppNamespace = "::mlir::memplan";
+  let cppNamespace = "::memplan";
   let description = [{
     Describes how an op's results use memory, for static memory planning.
 

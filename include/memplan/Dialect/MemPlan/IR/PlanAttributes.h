@@ -56,19 +56,19 @@
 
 #include <optional>
 
-namespace mlir::memplan {
+namespace memplan {
 
 /// The role of argument `index` of `function` (memplan.role), if it has one.
-std::optional<ArgumentRole> getArgumentRole(FunctionOpInterface function,
+std::optional<ArgumentRole> getArgumentRole(mlir::FunctionOpInterface function,
                                             unsigned index);
 
 /// The role of `result` (its entry in memplan.result_roles); a result
 /// without one is an activation.
-ResultRole getResultRole(OpResult result);
+ResultRole getResultRole(mlir::OpResult result);
 
 /// Writes memplan.result_roles on `op`, one role per result.
-void setResultRoles(Operation *op, ArrayRef<ResultRole> roles);
+void setResultRoles(mlir::Operation *op, llvm::ArrayRef<ResultRole> roles);
 
-} // namespace mlir::memplan
+} // namespace memplan
 
 #endif // MEMPLAN_DIALECT_MEMPLAN_IR_PLANATTRIBUTES_H

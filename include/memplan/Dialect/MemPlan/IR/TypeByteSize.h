@@ -27,7 +27,7 @@
 #include <cstdint>
 #include <optional>
 
-namespace mlir::memplan {
+namespace memplan {
 
 enum class ByteSizeStatus {
   Ok,
@@ -44,15 +44,15 @@ struct ByteSize {
 };
 
 /// Bits of one element of `elementType`, or nullopt if it has no fixed size.
-std::optional<uint64_t> getElementBitWidth(Type elementType);
+std::optional<uint64_t> getElementBitWidth(mlir::Type elementType);
 
 /// Bytes of a statically shaped tensor, memref or vector type.
-ByteSize getByteSize(Type type);
+ByteSize getByteSize(mlir::Type type);
 
 /// A short phrase for a failed status, for diagnostics
 /// ("has a dynamic shape", ...).
 llvm::StringRef describeByteSizeFailure(ByteSizeStatus status);
 
-} // namespace mlir::memplan
+} // namespace memplan
 
 #endif // MEMPLAN_DIALECT_MEMPLAN_IR_TYPEBYTESIZE_H
