@@ -72,15 +72,6 @@ void GraphBuilder::accumulate(Value value, Value gradient) {
   gradients[value] = sum;
 }
 
-RankedTensorType GraphBuilder::broadcast(Value lhs, Value rhs) {
-  SmallVector<int64_t> shape;
-  // The generator only combines compatible shapes; the verifier names any
-  // that are not.
-  (void)OpTrait::util::getBroadcastedShape(typeOf(lhs).getShape(),
-                                           typeOf(rhs).getShape(), shape);
-  return RankedTensorType::get(shape, typeOf(lhs).getElementType());
-}
-
 Value GraphBuilder::reduceTo(Value gradient, Value target) {
   if (typeOf(gradient) == typeOf(target))
     return gradient;
@@ -110,24 +101,9 @@ SmallVector<Value> GraphBuilder::generic(StringRef name, ValueRange operands,
 }
 
 Value GraphBuilder::matmul(Value lhs, Value rhs, bool transposeRhs) {
-  ArrayRef<int64_t> a = typeOf(lhs).getShape(), b = typeOf(rhs).getShape();
-  int64_t m = a[a.size() - 2];
-  int64_t n = transposeRhs ? b[b.size() - 2] : b.back();
-  // Batch dimensions broadcast as in numpy.
-  ArrayRef<int64_t> aBatch = a.drop_back(2), bBatch = b.drop_back(2);
-  SmallVector<int64_t> shape;
-  (void)OpTrait::util::getBroadcastedShape(aBatch, bBatch, shape);
-  shape.append({m, n});
-  Type element = typeOf(lhs).getElementType();
-  SmallVector<NamedAttribute> attributes;
-  if (transposeRhs)
-    attributes.push_back(
-        builder.getNamedAttr("transpose_rhs", builder.getUnitAttr()));
-  Value result =
-      MatmulOp::create(builder, loc,
-                       TypeRange{RankedTensorType::get(shape, element)},
-                       ValueRange{lhs, rhs}, attributes)
-          .getResult();
+  Value result = MatmulOp::create(builder, loc, lhs, rhs,
+                                  /*transpose_lhs=*/false, transposeRhs,
+                                  /*workspace_bytes=*/nullptr);
   record([=, this] {
     Value dy = gradientOf(result);
     bool lhsGrad = needsGradient(lhs), rhsGrad = needsGradient(rhs);
@@ -154,7 +130,7 @@ Value GraphBuilder::matmul(Value lhs, Value rhs, bool transposeRhs) {
 }
 
 Value GraphBuilder::add(Value lhs, Value rhs) {
-  Value result = AddOp::create(builder, loc, broadcast(lhs, rhs), lhs, rhs);
+  Value result = AddOp::create(builder, loc, lhs, rhs);
   record([=, this] {
     Value dy = gradientOf(result);
     if (!dy)
@@ -168,7 +144,7 @@ Value GraphBuilder::add(Value lhs, Value rhs) {
 }
 
 Value GraphBuilder::mul(Value lhs, Value rhs) {
-  Value result = MulOp::create(builder, loc, broadcast(lhs, rhs), lhs, rhs);
+  Value result = MulOp::create(builder, loc, lhs, rhs);
   record([=, this] {
     Value dy = gradientOf(result);
     if (!dy)
@@ -192,20 +168,19 @@ void GraphBuilder::recordActivationBackward(Value input, Value result,
 }
 
 Value GraphBuilder::gelu(Value input) {
-  Value result = GeluOp::create(builder, loc, input.getType(), input);
+  Value result = GeluOp::create(builder, loc, input);
   recordActivationBackward(input, result, "gelu_backward");
   return result;
 }
 
 Value GraphBuilder::silu(Value input) {
-  Value result = SiluOp::create(builder, loc, input.getType(), input);
+  Value result = SiluOp::create(builder, loc, input);
   recordActivationBackward(input, result, "silu_backward");
   return result;
 }
 
 Value GraphBuilder::softmax(Value input, int64_t axis) {
-  Value result = SoftmaxOp::create(builder, loc, input.getType(), input,
-                                   builder.getI64IntegerAttr(axis));
+  Value result = SoftmaxOp::create(builder, loc, input, axis);
   record([=, this] {
     if (Value dy = gradientOf(result))
       accumulate(input, generic("softmax_backward", {dy, result},
@@ -217,9 +192,8 @@ Value GraphBuilder::softmax(Value input, int64_t axis) {
 
 Value GraphBuilder::layerNorm(Value input, Value gamma, Value beta,
                               double epsilon) {
-  Value result =
-      LayerNormOp::create(builder, loc, input.getType(), input, gamma, beta,
-                          builder.getF64FloatAttr(epsilon));
+  Value result = LayerNormOp::create(builder, loc, input, gamma, beta,
+                                     builder.getF64FloatAttr(epsilon));
   record([=, this] {
     Value dy = gradientOf(result);
     if (!dy)
@@ -240,7 +214,7 @@ Value GraphBuilder::layerNorm(Value input, Value gamma, Value beta,
 }
 
 Value GraphBuilder::rmsNorm(Value input, Value gamma, double epsilon) {
-  Value result = RMSNormOp::create(builder, loc, input.getType(), input, gamma,
+  Value result = RMSNormOp::create(builder, loc, input, gamma,
                                    builder.getF64FloatAttr(epsilon));
   record([=, this] {
     Value dy = gradientOf(result);
@@ -275,7 +249,7 @@ Value GraphBuilder::embedding(Value table, Value ids) {
 }
 
 Value GraphBuilder::rope(Value input, Value positions) {
-  Value result = RopeOp::create(builder, loc, input.getType(), input, positions,
+  Value result = RopeOp::create(builder, loc, input, positions,
                                 builder.getF64FloatAttr(10000.0));
   record([=, this] {
     if (Value dy = gradientOf(result))
@@ -287,15 +261,10 @@ Value GraphBuilder::rope(Value input, Value positions) {
 }
 
 Value GraphBuilder::transpose(Value input, ArrayRef<int64_t> permutation) {
-  SmallVector<int64_t> shape, inverse(permutation.size());
-  for (auto [index, dim] : llvm::enumerate(permutation)) {
-    shape.push_back(typeOf(input).getDimSize(dim));
+  SmallVector<int64_t> inverse(permutation.size());
+  for (auto [index, dim] : llvm::enumerate(permutation))
     inverse[dim] = index;
-  }
-  Value result = TransposeOp::create(
-      builder, loc,
-      RankedTensorType::get(shape, typeOf(input).getElementType()), input,
-      builder.getDenseI64ArrayAttr(permutation));
+  Value result = TransposeOp::create(builder, loc, input, permutation);
   record([=, this] {
     if (Value dy = gradientOf(result))
       accumulate(input, transpose(dy, inverse));
@@ -323,11 +292,7 @@ SmallVector<Value> GraphBuilder::split(Value input) {
   for (int64_t i = 0; i < shape[0]; ++i) {
     SmallVector<int64_t> offsets(shape.size(), 0);
     offsets[0] = i;
-    slices.push_back(SliceOp::create(
-        builder, loc,
-        RankedTensorType::get(sizes, typeOf(input).getElementType()), input,
-        builder.getDenseI64ArrayAttr(offsets),
-        builder.getDenseI64ArrayAttr(sizes)));
+    slices.push_back(SliceOp::create(builder, loc, input, offsets, sizes));
   }
   record([=, this] {
     SmallVector<Value> pieces;
@@ -337,8 +302,7 @@ SmallVector<Value> GraphBuilder::split(Value input) {
         return; // every slice of the QKV projection is used
       pieces.push_back(dy);
     }
-    Value joined = ConcatOp::create(builder, loc, input.getType(), pieces,
-                                    builder.getI64IntegerAttr(0));
+    Value joined = ConcatOp::create(builder, loc, pieces, /*axis=*/0);
     accumulate(input, joined);
   });
   return slices;
@@ -347,16 +311,8 @@ SmallVector<Value> GraphBuilder::split(Value input) {
 Value GraphBuilder::attention(Value query, Value key, Value value,
                               bool causal) {
   ArrayRef<int64_t> q = typeOf(query).getShape();
-  SmallVector<int64_t> shape = {q[0], q[1], q[2], typeOf(value).getDimSize(3)};
-  SmallVector<NamedAttribute> attributes;
-  if (causal)
-    attributes.push_back(builder.getNamedAttr("causal", builder.getUnitAttr()));
-  Value result =
-      AttentionOp::create(builder, loc,
-                          TypeRange{RankedTensorType::get(
-                              shape, typeOf(query).getElementType())},
-                          ValueRange{query, key, value}, attributes)
-          .getResult();
+  Value result = AttentionOp::create(builder, loc, query, key, value, causal,
+                                     /*scale=*/nullptr);
   record([=, this] {
     Value dy = gradientOf(result);
     if (!dy)
@@ -377,8 +333,7 @@ Value GraphBuilder::attention(Value query, Value key, Value value,
 }
 
 Value GraphBuilder::kvCacheUpdate(Value cache, Value update, Value position) {
-  return KVCacheUpdateOp::create(builder, loc, cache.getType(), cache, update,
-                                 position);
+  return KVCacheUpdateOp::create(builder, loc, cache, update, position);
 }
 
 SmallVector<std::pair<Value, Value>> GraphBuilder::backward(Value output,

@@ -93,7 +93,6 @@ public:
   }
 
 private:
-  mlir::RankedTensorType broadcast(mlir::Value lhs, mlir::Value rhs);
   /// Whether `value` gets a gradient: results of ops and weight arguments.
   bool needsGradient(mlir::Value value) const;
   void accumulate(mlir::Value value, mlir::Value gradient);

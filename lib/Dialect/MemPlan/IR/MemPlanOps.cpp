@@ -18,6 +18,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -25,10 +26,36 @@ using namespace mlir;
 using namespace memplan;
 
 //===----------------------------------------------------------------------===//
-// Verifier helpers
+// Verifier and inference helpers
 //===----------------------------------------------------------------------===//
 
 namespace {
+
+/// Where a check reports. An op whose result type is inferred computes it in
+/// one function, run by its verifier (errors on the op: "'memplan.add' op
+/// ...", with the op attached) and by its builders through
+/// InferTypeOpInterface (errors at the location of the op being built, or
+/// nowhere when inference is asked without a location: it just fails).
+using EmitErrorFn = llvm::function_ref<InFlightDiagnostic()>;
+
+template <typename OpTy>
+auto locationEmitter(std::optional<Location> location) {
+  return [location]() -> InFlightDiagnostic {
+    if (!location)
+      return InFlightDiagnostic();
+    return mlir::emitError(*location)
+           << "'" << OpTy::getOperationName() << "' op ";
+  };
+}
+
+/// Stores an inferred type for InferTypeOpInterface.
+LogicalResult storeInferred(FailureOr<RankedTensorType> type,
+                            SmallVectorImpl<Type> &types) {
+  if (failed(type))
+    return failure();
+  types.assign({*type});
+  return success();
+}
 
 /// "1x1024x768"; "scalar" for rank 0.
 std::string formatShape(ArrayRef<int64_t> shape) {
@@ -44,41 +71,51 @@ RankedTensorType tensorOf(Value value) {
   return cast<RankedTensorType>(value.getType());
 }
 
-/// Checks that the result has `shape` and `elementType`.
-LogicalResult verifyResult(Operation *op, Value result, ArrayRef<int64_t> shape,
-                           Type elementType) {
+/// The ranked tensor type of an operand named `name`; inference may be asked
+/// about operands that were never verified.
+FailureOr<RankedTensorType> rankedOperand(EmitErrorFn emitError, StringRef name,
+                                          Value value) {
+  if (auto type = value ? dyn_cast<RankedTensorType>(value.getType())
+                        : RankedTensorType())
+    return type;
+  return emitError() << name << " must be a ranked tensor";
+}
+
+/// Checks that the result has the inferred type; the message names the part
+/// that differs (shape or element type).
+LogicalResult verifyResult(Operation *op, Value result,
+                           RankedTensorType expected,
+                           bool checkElementType = true) {
   RankedTensorType type = tensorOf(result);
-  if (type.getShape() != shape)
+  if (type.getShape() != expected.getShape())
     return op->emitOpError("result shape ")
            << formatShape(type.getShape()) << " does not match the expected "
-           << formatShape(shape);
-  if (elementType && type.getElementType() != elementType)
+           << formatShape(expected.getShape());
+  if (checkElementType && type.getElementType() != expected.getElementType())
     return op->emitOpError("result element type ")
            << type.getElementType() << " does not match the expected "
-           << elementType;
+           << expected.getElementType();
   return success();
 }
 
 /// Checks that two operands have one element type.
-LogicalResult verifySameElementType(Operation *op, StringRef lhsName, Value lhs,
-                                    StringRef rhsName, Value rhs) {
-  Type lhsType = tensorOf(lhs).getElementType();
-  Type rhsType = tensorOf(rhs).getElementType();
-  if (lhsType != rhsType)
-    return op->emitOpError("element types differ: ")
-           << lhsName << " has " << lhsType << ", " << rhsName << " has "
-           << rhsType;
+LogicalResult verifySameElementType(EmitErrorFn emitError, StringRef lhsName,
+                                    RankedTensorType lhs, StringRef rhsName,
+                                    RankedTensorType rhs) {
+  if (lhs.getElementType() != rhs.getElementType())
+    return emitError() << "element types differ: " << lhsName << " has "
+                       << lhs.getElementType() << ", " << rhsName << " has "
+                       << rhs.getElementType();
   return success();
 }
 
-/// Checks that `value` has rank `rank`.
-LogicalResult verifyRank(Operation *op, StringRef name, Value value,
-                         int64_t rank, StringRef layout) {
-  RankedTensorType type = tensorOf(value);
+/// Checks that `type` has rank `rank`.
+LogicalResult verifyRank(EmitErrorFn emitError, StringRef name,
+                         RankedTensorType type, int64_t rank,
+                         StringRef layout) {
   if (type.getRank() != rank)
-    return op->emitOpError()
-           << name << " must have rank " << rank << " (" << layout
-           << "), got shape " << formatShape(type.getShape());
+    return emitError() << name << " must have rank " << rank << " (" << layout
+                       << "), got shape " << formatShape(type.getShape());
   return success();
 }
 
@@ -86,16 +123,16 @@ LogicalResult verifyRank(Operation *op, StringRef name, Value value,
 /// (upstream's OpTrait::util::getBroadcastedShape); the error names the
 /// first dimension of the result where they disagree.
 FailureOr<SmallVector<int64_t>>
-broadcastShapes(Operation *op, StringRef lhsName, ArrayRef<int64_t> lhs,
+broadcastShapes(EmitErrorFn emitError, StringRef lhsName, ArrayRef<int64_t> lhs,
                 StringRef rhsName, ArrayRef<int64_t> rhs, StringRef what) {
   SmallVector<int64_t> shape;
   if (OpTrait::util::getBroadcastedShape(lhs, rhs, shape))
     return shape;
   size_t rank = std::max(lhs.size(), rhs.size());
   InFlightDiagnostic diag =
-      op->emitOpError() << what << " are not broadcast-compatible: " << lhsName
-                        << " has shape " << formatShape(lhs) << ", " << rhsName
-                        << " has shape " << formatShape(rhs);
+      emitError() << what << " are not broadcast-compatible: " << lhsName
+                  << " has shape " << formatShape(lhs) << ", " << rhsName
+                  << " has shape " << formatShape(rhs);
   for (size_t i = 0; i < rank; ++i) {
     int64_t l = i < lhs.size() ? lhs[lhs.size() - 1 - i] : 1;
     int64_t r = i < rhs.size() ? rhs[rhs.size() - 1 - i] : 1;
@@ -109,12 +146,11 @@ broadcastShapes(Operation *op, StringRef lhsName, ArrayRef<int64_t> lhs,
 }
 
 /// Maps a possibly negative `axis` into [0, rank).
-FailureOr<int64_t> normalizeAxis(Operation *op, int64_t axis, int64_t rank,
-                                 ArrayRef<int64_t> shape) {
+FailureOr<int64_t> normalizeAxis(EmitErrorFn emitError, int64_t axis,
+                                 int64_t rank, ArrayRef<int64_t> shape) {
   if (axis < -rank || axis >= rank)
-    return op->emitOpError("axis ")
-           << axis << " is out of range for shape " << formatShape(shape)
-           << " (rank " << rank << ")";
+    return emitError() << "axis " << axis << " is out of range for shape "
+                       << formatShape(shape) << " (rank " << rank << ")";
   return axis < 0 ? axis + rank : axis;
 }
 
@@ -131,7 +167,8 @@ LogicalResult verifyNormParameter(Operation *op, Value input,
                              << " (the last dimension of input "
                              << formatShape(inputType.getShape()) << "), got "
                              << formatShape(paramType.getShape());
-  return verifySameElementType(op, "input", input, paramName, param);
+  return verifySameElementType([op] { return op->emitOpError(); }, "input",
+                               inputType, paramName, paramType);
 }
 
 bool isFloat(Type type) { return isa<FloatType>(type); }
@@ -148,6 +185,252 @@ SmallVector<unsigned> sameTypeOperands(Operation *op,
   return result;
 }
 
+//===----------------------------------------------------------------------===//
+// Result types (one function per op, for its verifier and its builders)
+//===----------------------------------------------------------------------===//
+
+FailureOr<RankedTensorType> inferMatmulType(EmitErrorFn emitError, Value lhs,
+                                            Value rhs, bool transposeLhs,
+                                            bool transposeRhs) {
+  FailureOr<RankedTensorType> lhsType = rankedOperand(emitError, "lhs", lhs);
+  if (failed(lhsType))
+    return failure();
+  FailureOr<RankedTensorType> rhsType = rankedOperand(emitError, "rhs", rhs);
+  if (failed(rhsType))
+    return failure();
+  if (lhsType->getRank() < 2)
+    return emitError() << "lhs must have rank >= 2, got shape "
+                       << formatShape(lhsType->getShape());
+  if (rhsType->getRank() < 2)
+    return emitError() << "rhs must have rank >= 2, got shape "
+                       << formatShape(rhsType->getShape());
+
+  Type lhsElement = lhsType->getElementType();
+  Type rhsElement = rhsType->getElementType();
+  Type resultElement = lhsElement;
+  if (isFloat(lhsElement)) {
+    // A float activation times a float weight of the same type, or a
+    // quantized (integer) weight dequantized in the kernel.
+    if (isFloat(rhsElement) && rhsElement != lhsElement)
+      return emitError() << "element types differ: lhs has " << lhsElement
+                         << ", rhs has " << rhsElement;
+  } else {
+    // Integer matmul: i8 x i8 accumulating in i32.
+    if (!lhsElement.isInteger(8) || !rhsElement.isInteger(8))
+      return emitError() << "integer matmul needs i8 operands, got lhs "
+                         << lhsElement << " and rhs " << rhsElement;
+    resultElement = IntegerType::get(lhsElement.getContext(), 32);
+  }
+
+  ArrayRef<int64_t> lhsShape = lhsType->getShape();
+  ArrayRef<int64_t> rhsShape = rhsType->getShape();
+  int64_t lhsRank = lhsType->getRank(), rhsRank = rhsType->getRank();
+  int64_t m = lhsShape[lhsRank - (transposeLhs ? 1 : 2)];
+  int64_t lhsK = lhsShape[lhsRank - (transposeLhs ? 2 : 1)];
+  int64_t rhsK = rhsShape[rhsRank - (transposeRhs ? 1 : 2)];
+  int64_t n = rhsShape[rhsRank - (transposeRhs ? 2 : 1)];
+  if (lhsK != rhsK)
+    return emitError() << "contracting dimensions differ: lhs has " << lhsK
+                       << ", rhs has " << rhsK;
+
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(emitError, "lhs", lhsShape.drop_back(2), "rhs",
+                      rhsShape.drop_back(2), "batch dimensions");
+  if (failed(shape))
+    return failure();
+  shape->append({m, n});
+  return RankedTensorType::get(*shape, resultElement);
+}
+
+FailureOr<RankedTensorType> inferBinaryType(EmitErrorFn emitError, Value lhs,
+                                            Value rhs) {
+  FailureOr<RankedTensorType> lhsType = rankedOperand(emitError, "lhs", lhs);
+  if (failed(lhsType))
+    return failure();
+  FailureOr<RankedTensorType> rhsType = rankedOperand(emitError, "rhs", rhs);
+  if (failed(rhsType) || failed(verifySameElementType(
+                             emitError, "lhs", *lhsType, "rhs", *rhsType)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(emitError, "lhs", lhsType->getShape(), "rhs",
+                      rhsType->getShape(), "operands");
+  if (failed(shape))
+    return failure();
+  return RankedTensorType::get(*shape, lhsType->getElementType());
+}
+
+/// The binary ops' verifier and inference, defined once for the four ops by
+/// their ODS class (MemPlan_BinaryOp).
+LogicalResult verifyBinaryOp(Operation *op) {
+  FailureOr<RankedTensorType> expected = inferBinaryType(
+      [op] { return op->emitOpError(); }, op->getOperand(0), op->getOperand(1));
+  if (failed(expected))
+    return failure();
+  return verifyResult(op, op->getResult(0), *expected);
+}
+
+template <typename OpTy>
+LogicalResult inferBinaryReturnTypes(std::optional<Location> location,
+                                     typename OpTy::Adaptor adaptor,
+                                     SmallVectorImpl<Type> &types) {
+  return storeInferred(inferBinaryType(locationEmitter<OpTy>(location),
+                                       adaptor.getLhs(), adaptor.getRhs()),
+                       types);
+}
+
+FailureOr<RankedTensorType> inferTransposeType(EmitErrorFn emitError,
+                                               Value input,
+                                               DenseI64ArrayAttr permutation) {
+  FailureOr<RankedTensorType> inputType =
+      rankedOperand(emitError, "input", input);
+  if (failed(inputType))
+    return failure();
+  if (!permutation)
+    return emitError() << "needs a permutation";
+  ArrayRef<int64_t> perm = permutation.asArrayRef();
+  int64_t rank = inputType->getRank();
+  if (static_cast<int64_t>(perm.size()) != rank)
+    return emitError() << "permutation has " << perm.size()
+                       << " entries, but input shape "
+                       << formatShape(inputType->getShape()) << " has rank "
+                       << rank;
+  llvm::SmallBitVector seen(rank);
+  SmallVector<int64_t> shape;
+  for (int64_t dim : perm) {
+    if (dim < 0 || dim >= rank || seen.test(dim))
+      return emitError() << "permutation ["
+                         << llvm::make_range(perm.begin(), perm.end())
+                         << "] is not a permutation of 0.." << rank - 1;
+    seen.set(dim);
+    shape.push_back(inputType->getDimSize(dim));
+  }
+  return RankedTensorType::get(shape, inputType->getElementType());
+}
+
+FailureOr<RankedTensorType> inferConcatType(EmitErrorFn emitError,
+                                            ValueRange inputs,
+                                            IntegerAttr axisAttr) {
+  if (inputs.empty())
+    return emitError() << "needs at least one input";
+  if (!axisAttr)
+    return emitError() << "needs an axis";
+  FailureOr<RankedTensorType> first =
+      rankedOperand(emitError, "input #0", inputs.front());
+  if (failed(first))
+    return failure();
+  int64_t rank = first->getRank();
+  FailureOr<int64_t> axis =
+      normalizeAxis(emitError, axisAttr.getInt(), rank, first->getShape());
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> shape(first->getShape());
+  shape[*axis] = 0;
+  for (auto [index, input] : llvm::enumerate(inputs)) {
+    std::string name = "input #" + std::to_string(index);
+    FailureOr<RankedTensorType> type = rankedOperand(emitError, name, input);
+    if (failed(type) || failed(verifySameElementType(emitError, "input #0",
+                                                     *first, name, *type)))
+      return failure();
+    if (type->getRank() != rank)
+      return emitError() << "ranks differ: input #0 has shape "
+                         << formatShape(first->getShape()) << ", " << name
+                         << " has shape " << formatShape(type->getShape());
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d != *axis && type->getDimSize(d) != first->getDimSize(d))
+        return emitError() << "dimension " << d
+                           << " differs off the concat axis " << *axis
+                           << ": input #0 has shape "
+                           << formatShape(first->getShape()) << ", " << name
+                           << " has shape " << formatShape(type->getShape());
+    }
+    if (llvm::AddOverflow(shape[*axis], type->getDimSize(*axis), shape[*axis]))
+      return emitError() << "the concatenated dimension " << *axis
+                         << " has more than 2^63 - 1 elements";
+  }
+  return RankedTensorType::get(shape, first->getElementType());
+}
+
+FailureOr<RankedTensorType> inferSliceType(EmitErrorFn emitError, Value input,
+                                           DenseI64ArrayAttr offsetsAttr,
+                                           DenseI64ArrayAttr sizesAttr) {
+  FailureOr<RankedTensorType> inputType =
+      rankedOperand(emitError, "input", input);
+  if (failed(inputType))
+    return failure();
+  if (!offsetsAttr || !sizesAttr)
+    return emitError() << "needs offsets and sizes";
+  ArrayRef<int64_t> shape = inputType->getShape();
+  ArrayRef<int64_t> offsets = offsetsAttr.asArrayRef();
+  ArrayRef<int64_t> sizes = sizesAttr.asArrayRef();
+  if (offsets.size() != shape.size() || sizes.size() != shape.size())
+    return emitError() << "offsets and sizes need " << shape.size()
+                       << " entries each for input shape " << formatShape(shape)
+                       << ", got " << offsets.size() << " and " << sizes.size();
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (offsets[d] < 0 || sizes[d] < 0 || offsets[d] > shape[d] ||
+        sizes[d] > shape[d] - offsets[d])
+      return emitError() << "slice [" << offsets[d] << ", " << offsets[d]
+                         << " + " << sizes[d] << ") leaves dimension " << d
+                         << " of input shape " << formatShape(shape);
+  }
+  return RankedTensorType::get(sizes, inputType->getElementType());
+}
+
+FailureOr<RankedTensorType> inferAttentionType(EmitErrorFn emitError,
+                                               Value query, Value key,
+                                               Value value, bool causal,
+                                               FloatAttr scale) {
+  constexpr StringLiteral layout = "[batch, heads, seq, head_dim]";
+  FailureOr<RankedTensorType> queryType =
+      rankedOperand(emitError, "query", query);
+  if (failed(queryType))
+    return failure();
+  FailureOr<RankedTensorType> keyType = rankedOperand(emitError, "key", key);
+  if (failed(keyType))
+    return failure();
+  FailureOr<RankedTensorType> valueType =
+      rankedOperand(emitError, "value", value);
+  if (failed(valueType))
+    return failure();
+  if (failed(verifyRank(emitError, "query", *queryType, 4, layout)) ||
+      failed(verifyRank(emitError, "key", *keyType, 4, layout)) ||
+      failed(verifyRank(emitError, "value", *valueType, 4, layout)) ||
+      failed(verifySameElementType(emitError, "query", *queryType, "key",
+                                   *keyType)) ||
+      failed(verifySameElementType(emitError, "query", *queryType, "value",
+                                   *valueType)))
+    return failure();
+  ArrayRef<int64_t> q = queryType->getShape();
+  ArrayRef<int64_t> k = keyType->getShape();
+  ArrayRef<int64_t> v = valueType->getShape();
+  auto fail = [&](StringRef what) -> InFlightDiagnostic {
+    return emitError() << what;
+  };
+  auto shapes = [&](InFlightDiagnostic diag) -> InFlightDiagnostic {
+    diag << " (query " << formatShape(q) << ", key " << formatShape(k)
+         << ", value " << formatShape(v) << ")";
+    return diag;
+  };
+  if (q[0] != k[0] || k[0] != v[0])
+    return shapes(fail("batch sizes differ"));
+  if (q[3] != k[3])
+    return shapes(fail("head_dim differs between query and key"));
+  if (k[1] != v[1] || k[2] != v[2])
+    return shapes(fail("key and value differ in heads or seq"));
+  if (k[1] == 0 ? q[1] != 0 : q[1] % k[1] != 0)
+    return shapes(fail("query heads (")
+                  << q[1] << ") must be a multiple of key/value heads (" << k[1]
+                  << ")");
+  if (causal && q[2] > k[2])
+    return shapes(fail("causal attention needs query seq (")
+                  << q[2] << ") <= key seq (" << k[2] << ")");
+  if (scale && !(scale.getValueAsDouble() > 0))
+    return emitError() << "scale must be positive, got "
+                       << scale.getValueAsDouble();
+  return RankedTensorType::get({q[0], q[1], q[2], v[3]},
+                               queryType->getElementType());
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -155,91 +438,28 @@ SmallVector<unsigned> sameTypeOperands(Operation *op,
 //===----------------------------------------------------------------------===//
 
 LogicalResult MatmulOp::verify() {
-  RankedTensorType lhsType = getLhs().getType();
-  RankedTensorType rhsType = getRhs().getType();
-  if (lhsType.getRank() < 2)
-    return emitOpError("lhs must have rank >= 2, got shape ")
-           << formatShape(lhsType.getShape());
-  if (rhsType.getRank() < 2)
-    return emitOpError("rhs must have rank >= 2, got shape ")
-           << formatShape(rhsType.getShape());
-
-  Type lhsElement = lhsType.getElementType();
-  Type rhsElement = rhsType.getElementType();
-  Type resultElement = lhsElement;
-  if (isFloat(lhsElement)) {
-    // A float activation times a float weight of the same type, or a
-    // quantized (integer) weight dequantized in the kernel.
-    if (isFloat(rhsElement) && rhsElement != lhsElement)
-      return emitOpError("element types differ: lhs has ")
-             << lhsElement << ", rhs has " << rhsElement;
-  } else {
-    // Integer matmul: i8 x i8 accumulating in i32.
-    if (!lhsElement.isInteger(8) || !rhsElement.isInteger(8))
-      return emitOpError("integer matmul needs i8 operands, got lhs ")
-             << lhsElement << " and rhs " << rhsElement;
-    resultElement = IntegerType::get(getContext(), 32);
-  }
-
-  ArrayRef<int64_t> lhsShape = lhsType.getShape();
-  ArrayRef<int64_t> rhsShape = rhsType.getShape();
-  int64_t lhsRank = lhsType.getRank(), rhsRank = rhsType.getRank();
-  int64_t m = lhsShape[lhsRank - (getTransposeLhs() ? 1 : 2)];
-  int64_t lhsK = lhsShape[lhsRank - (getTransposeLhs() ? 2 : 1)];
-  int64_t rhsK = rhsShape[rhsRank - (getTransposeRhs() ? 1 : 2)];
-  int64_t n = rhsShape[rhsRank - (getTransposeRhs() ? 2 : 1)];
-  if (lhsK != rhsK)
-    return emitOpError("contracting dimensions differ: lhs has ")
-           << lhsK << ", rhs has " << rhsK;
-
-  FailureOr<SmallVector<int64_t>> batch =
-      broadcastShapes(*this, "lhs", lhsShape.drop_back(2), "rhs",
-                      rhsShape.drop_back(2), "batch dimensions");
-  if (failed(batch))
+  FailureOr<RankedTensorType> expected =
+      inferMatmulType([this] { return emitOpError(); }, getLhs(), getRhs(),
+                      getTransposeLhs(), getTransposeRhs());
+  if (failed(expected))
     return failure();
-  SmallVector<int64_t> expected = *batch;
-  expected.append({m, n});
-  return verifyResult(*this, getResult(), expected, resultElement);
+  return verifyResult(*this, getResult(), *expected);
+}
+
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  return storeInferred(inferMatmulType(locationEmitter<MatmulOp>(location),
+                                       adaptor.getLhs(), adaptor.getRhs(),
+                                       adaptor.getTransposeLhs(),
+                                       adaptor.getTransposeRhs()),
+                       types);
 }
 
 FailureOr<uint64_t> MatmulOp::getScratchBytes() {
   IntegerAttr workspace = getWorkspaceBytesAttr();
   return workspace ? static_cast<uint64_t>(workspace.getInt()) : uint64_t(0);
-}
-
-//===----------------------------------------------------------------------===//
-// Elementwise binary ops
-//===----------------------------------------------------------------------===//
-
-static LogicalResult verifyBinaryOp(Operation *op) {
-  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
-  if (failed(verifySameElementType(op, "lhs", lhs, "rhs", rhs)))
-    return failure();
-  FailureOr<SmallVector<int64_t>> shape =
-      broadcastShapes(op, "lhs", tensorOf(lhs).getShape(), "rhs",
-                      tensorOf(rhs).getShape(), "operands");
-  if (failed(shape))
-    return failure();
-  return verifyResult(op, op->getResult(0), *shape,
-                      tensorOf(lhs).getElementType());
-}
-
-LogicalResult AddOp::verify() { return verifyBinaryOp(*this); }
-LogicalResult SubOp::verify() { return verifyBinaryOp(*this); }
-LogicalResult MulOp::verify() { return verifyBinaryOp(*this); }
-LogicalResult DivOp::verify() { return verifyBinaryOp(*this); }
-
-SmallVector<unsigned> AddOp::getInPlaceOperands(unsigned) {
-  return sameTypeOperands(*this, {0, 1});
-}
-SmallVector<unsigned> SubOp::getInPlaceOperands(unsigned) {
-  return sameTypeOperands(*this, {0, 1});
-}
-SmallVector<unsigned> MulOp::getInPlaceOperands(unsigned) {
-  return sameTypeOperands(*this, {0, 1});
-}
-SmallVector<unsigned> DivOp::getInPlaceOperands(unsigned) {
-  return sameTypeOperands(*this, {0, 1});
 }
 
 //===----------------------------------------------------------------------===//
@@ -256,7 +476,8 @@ SmallVector<unsigned> RopeOp::getInPlaceOperands(unsigned) { return {0}; }
 
 LogicalResult SoftmaxOp::verify() {
   RankedTensorType type = getInput().getType();
-  return normalizeAxis(*this, getAxis(), type.getRank(), type.getShape());
+  return normalizeAxis([this] { return emitOpError(); }, getAxis(),
+                       type.getRank(), type.getShape());
 }
 
 LogicalResult LayerNormOp::verify() {
@@ -281,12 +502,14 @@ LogicalResult EmbeddingOp::verify() {
   // A float table gives rows of its own type; a quantized table is
   // dequantized to the float type written on the result.
   Type element = tableType.getElementType();
-  return verifyResult(*this, getResult(), expected,
-                      isFloat(element) ? element : Type());
+  return verifyResult(*this, getResult(),
+                      RankedTensorType::get(expected, element),
+                      /*checkElementType=*/isFloat(element));
 }
 
 LogicalResult RopeOp::verify() {
-  if (failed(verifyRank(*this, "input", getInput(), 4,
+  if (failed(verifyRank([this] { return emitOpError(); }, "input",
+                        getInput().getType(), 4,
                         "[batch, seq, heads, head_dim]")))
     return failure();
   ArrayRef<int64_t> shape = getInput().getType().getShape();
@@ -306,24 +529,21 @@ LogicalResult RopeOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult TransposeOp::verify() {
-  RankedTensorType inputType = getInput().getType();
-  ArrayRef<int64_t> perm = getPermutation();
-  int64_t rank = inputType.getRank();
-  if (static_cast<int64_t>(perm.size()) != rank)
-    return emitOpError("permutation has ")
-           << perm.size() << " entries, but input shape "
-           << formatShape(inputType.getShape()) << " has rank " << rank;
-  llvm::SmallBitVector seen(rank);
-  SmallVector<int64_t> expected;
-  for (int64_t dim : perm) {
-    if (dim < 0 || dim >= rank || seen.test(dim))
-      return emitOpError("permutation [")
-             << llvm::make_range(perm.begin(), perm.end())
-             << "] is not a permutation of 0.." << rank - 1;
-    seen.set(dim);
-    expected.push_back(inputType.getDimSize(dim));
-  }
-  return verifyResult(*this, getResult(), expected, inputType.getElementType());
+  FailureOr<RankedTensorType> expected = inferTransposeType(
+      [this] { return emitOpError(); }, getInput(), getPermutationAttr());
+  if (failed(expected))
+    return failure();
+  return verifyResult(*this, getResult(), *expected);
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> location,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  return storeInferred(
+      inferTransposeType(locationEmitter<TransposeOp>(location),
+                         adaptor.getInput(), adaptor.getPermutationAttr()),
+      types);
 }
 
 /// The element count of `shape`, or nullopt when it exceeds 2^63 - 1
@@ -362,55 +582,40 @@ LogicalResult ReshapeOp::verify() {
 std::optional<unsigned> ReshapeOp::getAliasedOperand(unsigned) { return 0; }
 
 LogicalResult ConcatOp::verify() {
-  if (getInputs().empty())
-    return emitOpError("needs at least one input");
-  RankedTensorType first = tensorOf(getInputs().front());
-  int64_t rank = first.getRank();
-  FailureOr<int64_t> axis =
-      normalizeAxis(*this, getAxis(), rank, first.getShape());
-  if (failed(axis))
+  FailureOr<RankedTensorType> expected = inferConcatType(
+      [this] { return emitOpError(); }, getInputs(), getAxisAttr());
+  if (failed(expected))
     return failure();
-  SmallVector<int64_t> expected(first.getShape());
-  expected[*axis] = 0;
-  for (auto [index, input] : llvm::enumerate(getInputs())) {
-    RankedTensorType type = tensorOf(input);
-    std::string name = "input #" + std::to_string(index);
-    if (failed(verifySameElementType(*this, "input #0", getInputs().front(),
-                                     name, input)))
-      return failure();
-    if (type.getRank() != rank)
-      return emitOpError("ranks differ: input #0 has shape ")
-             << formatShape(first.getShape()) << ", " << name << " has shape "
-             << formatShape(type.getShape());
-    for (int64_t d = 0; d < rank; ++d) {
-      if (d != *axis && type.getDimSize(d) != first.getDimSize(d))
-        return emitOpError("dimension ")
-               << d << " differs off the concat axis " << *axis
-               << ": input #0 has shape " << formatShape(first.getShape())
-               << ", " << name << " has shape " << formatShape(type.getShape());
-    }
-    expected[*axis] += type.getDimSize(*axis);
-  }
-  return verifyResult(*this, getResult(), expected, first.getElementType());
+  return verifyResult(*this, getResult(), *expected);
+}
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  return storeInferred(inferConcatType(locationEmitter<ConcatOp>(location),
+                                       adaptor.getInputs(),
+                                       adaptor.getAxisAttr()),
+                       types);
 }
 
 LogicalResult SliceOp::verify() {
-  RankedTensorType inputType = getInput().getType();
-  ArrayRef<int64_t> shape = inputType.getShape();
-  ArrayRef<int64_t> offsets = getOffsets(), sizes = getSizes();
-  if (offsets.size() != shape.size() || sizes.size() != shape.size())
-    return emitOpError("offsets and sizes need ")
-           << shape.size() << " entries each for input shape "
-           << formatShape(shape) << ", got " << offsets.size() << " and "
-           << sizes.size();
-  for (size_t d = 0; d < shape.size(); ++d) {
-    if (offsets[d] < 0 || sizes[d] < 0 || offsets[d] > shape[d] ||
-        sizes[d] > shape[d] - offsets[d])
-      return emitOpError("slice [") << offsets[d] << ", " << offsets[d] << " + "
-                                    << sizes[d] << ") leaves dimension " << d
-                                    << " of input shape " << formatShape(shape);
-  }
-  return verifyResult(*this, getResult(), sizes, inputType.getElementType());
+  FailureOr<RankedTensorType> expected =
+      inferSliceType([this] { return emitOpError(); }, getInput(),
+                     getOffsetsAttr(), getSizesAttr());
+  if (failed(expected))
+    return failure();
+  return verifyResult(*this, getResult(), *expected);
+}
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> location,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  return storeInferred(
+      inferSliceType(locationEmitter<SliceOp>(location), adaptor.getInput(),
+                     adaptor.getOffsetsAttr(), adaptor.getSizesAttr()),
+      types);
 }
 
 LogicalResult CastOp::verify() {
@@ -437,49 +642,34 @@ SmallVector<unsigned> CastOp::getInPlaceOperands(unsigned) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult AttentionOp::verify() {
-  constexpr StringLiteral layout = "[batch, heads, seq, head_dim]";
-  if (failed(verifyRank(*this, "query", getQuery(), 4, layout)) ||
-      failed(verifyRank(*this, "key", getKey(), 4, layout)) ||
-      failed(verifyRank(*this, "value", getValue(), 4, layout)) ||
-      failed(
-          verifySameElementType(*this, "query", getQuery(), "key", getKey())) ||
-      failed(verifySameElementType(*this, "query", getQuery(), "value",
-                                   getValue())))
+  FailureOr<RankedTensorType> expected =
+      inferAttentionType([this] { return emitOpError(); }, getQuery(), getKey(),
+                         getValue(), getCausal(), getScaleAttr());
+  if (failed(expected))
     return failure();
-  ArrayRef<int64_t> q = getQuery().getType().getShape();
-  ArrayRef<int64_t> k = getKey().getType().getShape();
-  ArrayRef<int64_t> v = getValue().getType().getShape();
-  auto shapes = [&](InFlightDiagnostic diag) -> InFlightDiagnostic {
-    diag << " (query " << formatShape(q) << ", key " << formatShape(k)
-         << ", value " << formatShape(v) << ")";
-    return diag;
-  };
-  if (q[0] != k[0] || k[0] != v[0])
-    return shapes(emitOpError("batch sizes differ"));
-  if (q[3] != k[3])
-    return shapes(emitOpError("head_dim differs between query and key"));
-  if (k[1] != v[1] || k[2] != v[2])
-    return shapes(emitOpError("key and value differ in heads or seq"));
-  if (k[1] == 0 ? q[1] != 0 : q[1] % k[1] != 0)
-    return shapes(emitOpError("query heads (")
-                  << q[1] << ") must be a multiple of key/value heads (" << k[1]
-                  << ")");
-  if (getCausal() && q[2] > k[2])
-    return shapes(emitOpError("causal attention needs query seq (")
-                  << q[2] << ") <= key seq (" << k[2] << ")");
-  if (FloatAttr scale = getScaleAttr();
-      scale && !(scale.getValueAsDouble() > 0))
-    return emitOpError("scale must be positive, got ")
-           << scale.getValueAsDouble();
-  return verifyResult(*this, getResult(), {q[0], q[1], q[2], v[3]},
-                      getQuery().getType().getElementType());
+  return verifyResult(*this, getResult(), *expected);
+}
+
+LogicalResult AttentionOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> location,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  return storeInferred(
+      inferAttentionType(locationEmitter<AttentionOp>(location),
+                         adaptor.getQuery(), adaptor.getKey(),
+                         adaptor.getValue(), adaptor.getCausal(),
+                         adaptor.getScaleAttr()),
+      types);
 }
 
 FailureOr<uint64_t> AttentionOp::getScratchBytes() {
   // Running max and sum per query row, f32 each.
   uint64_t bytes = 8;
   for (int64_t dim : getQuery().getType().getShape().drop_back())
-    if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(dim), &bytes))
+    if (std::optional<uint64_t> product =
+            llvm::checkedMulUnsigned(bytes, static_cast<uint64_t>(dim)))
+      bytes = *product;
+    else
       return failure();
   return bytes;
 }
@@ -490,10 +680,12 @@ FailureOr<uint64_t> AttentionOp::getScratchBytes() {
 
 LogicalResult KVCacheUpdateOp::verify() {
   constexpr StringLiteral layout = "[batch, kv_heads, seq, head_dim]";
-  if (failed(verifyRank(*this, "cache", getCache(), 4, layout)) ||
-      failed(verifyRank(*this, "update", getUpdate(), 4, layout)) ||
-      failed(verifySameElementType(*this, "cache", getCache(), "update",
-                                   getUpdate())))
+  auto emitError = [this] { return emitOpError(); };
+  if (failed(verifyRank(emitError, "cache", getCache().getType(), 4, layout)) ||
+      failed(
+          verifyRank(emitError, "update", getUpdate().getType(), 4, layout)) ||
+      failed(verifySameElementType(emitError, "cache", getCache().getType(),
+                                   "update", getUpdate().getType())))
     return failure();
   ArrayRef<int64_t> cache = getCache().getType().getShape();
   ArrayRef<int64_t> update = getUpdate().getType().getShape();

@@ -11,6 +11,7 @@
 
 include "memplan/Dialect/MemPlan/IR/MemPlanDialect.td"
 include "memplan/Dialect/MemPlan/IR/MemPlanInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 //===----------------------------------------------------------------------===//
@@ -40,11 +41,21 @@ defvar InPlaceBuffers = DeclareOpInterfaceMethods<
 defvar AliasingBuffers = DeclareOpInterfaceMethods<
     MemPlan_BufferPlanningOpInterface, ["getAliasedOperand"]>;
 
+// Result types: every op whose result type follows from its operands and
+// attributes implements InferTypeOpInterface, so it is built without one
+// (`AddOp::create(b, loc, lhs, rhs)`). Where the result is the type of an
+// operand (AllTypesMatch), ODS writes the inference; the others compute it in
+// one function that their verifier runs too (MemPlanOps.cpp). Only
+// `embedding` of a quantized table, `reshape`, `cast` and `op` take the
+// result type from their writer.
+defvar ResultOfOperandType = DeclareOpInterfaceMethods<InferTypeOpInterface>;
+defvar ResultTypeInferred = InferTypeOpAdaptor;
+
 //===----------------------------------------------------------------------===//
 // Linear algebra
 //===----------------------------------------------------------------------===//
 
-def MemPlan_MatmulOp : MemPlan_Op<"matmul", [Pure,
+def MemPlan_MatmulOp : MemPlan_Op<"matmul", [Pure, ResultTypeInferred,
     DeclareOpInterfaceMethods<MemPlan_BufferPlanningOpInterface,
                               ["getScratchBytes"]>]> {
   let summary = "Batched matrix multiplication with transpose flags";
@@ -82,7 +93,7 @@ def MemPlan_MatmulOp : MemPlan_Op<"matmul", [Pure,
 
 
 class MemPlan_BinaryOp<string mnemonic, string formula>
-    : MemPlan_Op<mnemonic, [Pure, InPlaceBuffers]> {
+    : MemPlan_Op<mnemonic, [Pure, InPlaceBuffers, ResultTypeInferred]> {
   let summary = "Elementwise " # mnemonic # " with numpy broadcasting";
   let description = [{
     `result = }] # formula # [{`, elementwise. Operand shapes broadcast as in
@@ -101,6 +112,20 @@ class MemPlan_BinaryOp<string mnemonic, string formula>
     $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
   let hasVerifier = 1;
+  // One definition for the four ops (MemPlanOps.cpp has the helpers).
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return verifyBinaryOp(*this);
+    }
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, ::std::optional<::mlir::Location> location,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferBinaryReturnTypes<$cppClass>(location, adaptor, types);
+    }
+    ::llvm::SmallVector<unsigned> $cppClass::getInPlaceOperands(unsigned) {
+      return sameTypeOperands(*this, {0, 1});
+    }
+  }];
 }
 
 def MemPlan_AddOp : MemPlan_BinaryOp<"add", "lhs + rhs">;
@@ -114,7 +139,8 @@ def MemPlan_DivOp : MemPlan_BinaryOp<"div", "lhs / rhs">;
 
 class MemPlan_ActivationOp<string mnemonic, string formula>
     : MemPlan_Op<mnemonic, [Pure, InPlaceBuffers,
-                            AllTypesMatch<["input", "result"]>]> {
+                            AllTypesMatch<["input", "result"]>,
+                            ResultOfOperandType]> {
   let summary = "Elementwise " # mnemonic # " activation";
   let description = [{
     `result = }] # formula # [{`, elementwise on a float tensor. The result may
@@ -139,7 +165,7 @@ def MemPlan_ReluOp : MemPlan_ActivationOp<"relu", "max(x, 0)">;
 //===----------------------------------------------------------------------===//
 
 def MemPlan_SoftmaxOp : MemPlan_Op<"softmax", [Pure, InPlaceBuffers,
-    AllTypesMatch<["input", "result"]>]> {
+    AllTypesMatch<["input", "result"]>, ResultOfOperandType]> {
   let summary = "Softmax over one axis";
   let description = [{
     `result = exp(x - max(x)) / sum(exp(x - max(x)))` along `axis` (negative
@@ -156,7 +182,8 @@ def MemPlan_SoftmaxOp : MemPlan_Op<"softmax", [Pure, InPlaceBuffers,
 }
 
 def MemPlan_LayerNormOp : MemPlan_Op<"layer_norm", [Pure, InPlaceBuffers,
-    AllTypesMatch<["input", "result"]>, AllTypesMatch<["gamma", "beta"]>]> {
+    AllTypesMatch<["input", "result"]>, AllTypesMatch<["gamma", "beta"]>,
+    ResultOfOperandType]> {
   let summary = "Layer normalisation over the last dimension";
   let description = [{
     `result = (x - mean) / sqrt(var + epsilon) * gamma + beta` over the last
@@ -180,7 +207,7 @@ def MemPlan_LayerNormOp : MemPlan_Op<"layer_norm", [Pure, InPlaceBuffers,
 }
 
 def MemPlan_RMSNormOp : MemPlan_Op<"rms_norm", [Pure, InPlaceBuffers,
-    AllTypesMatch<["input", "result"]>]> {
+    AllTypesMatch<["input", "result"]>, ResultOfOperandType]> {
   let summary = "RMS normalisation over the last dimension";
   let description = [{
     `result = x / sqrt(mean(x^2) + epsilon) * gamma` over the last dimension
@@ -228,7 +255,7 @@ def MemPlan_EmbeddingOp : MemPlan_Op<"embedding", [Pure, PlainBuffers]> {
 }
 
 def MemPlan_RopeOp : MemPlan_Op<"rope", [Pure, InPlaceBuffers,
-    AllTypesMatch<["input", "result"]>]> {
+    AllTypesMatch<["input", "result"]>, ResultOfOperandType]> {
   let summary = "Rotary position embedding";
   let description = [{
     Rotates each pair `(x[2i], x[2i+1])` of the last dimension of
@@ -255,7 +282,8 @@ def MemPlan_RopeOp : MemPlan_Op<"rope", [Pure, InPlaceBuffers,
 // Data movement
 //===----------------------------------------------------------------------===//
 
-def MemPlan_TransposeOp : MemPlan_Op<"transpose", [Pure, PlainBuffers]> {
+def MemPlan_TransposeOp : MemPlan_Op<"transpose", [Pure, PlainBuffers,
+                                                  ResultTypeInferred]> {
   let summary = "Permute dimensions (a copy)";
   let description = [{
     `result[i_perm[0], ..., i_perm[n-1]] = input[i_0, ..., i_n-1]`: result
@@ -293,7 +321,8 @@ def MemPlan_ReshapeOp : MemPlan_Op<"reshape", [Pure, AliasingBuffers]> {
   let hasVerifier = 1;
 }
 
-def MemPlan_ConcatOp : MemPlan_Op<"concat", [Pure, PlainBuffers]> {
+def MemPlan_ConcatOp : MemPlan_Op<"concat", [Pure, PlainBuffers,
+                                            ResultTypeInferred]> {
   let summary = "Concatenate tensors along one axis";
   let description = [{
     Joins one or more tensors of the same rank and element type along `axis`
@@ -312,7 +341,8 @@ def MemPlan_ConcatOp : MemPlan_Op<"concat", [Pure, PlainBuffers]> {
   let hasVerifier = 1;
 }
 
-def MemPlan_SliceOp : MemPlan_Op<"slice", [Pure, PlainBuffers]> {
+def MemPlan_SliceOp : MemPlan_Op<"slice", [Pure, PlainBuffers,
+                                          ResultTypeInferred]> {
   let summary = "Extract a box of a tensor (a copy)";
   let description = [{
     `result[i...] = input[offsets + i...]` with unit strides: the result has
@@ -356,7 +386,7 @@ def MemPlan_CastOp : MemPlan_Op<"cast", [Pure, InPlaceBuffers]> {
 // Attention
 //===----------------------------------------------------------------------===//
 
-def MemPlan_AttentionOp : MemPlan_Op<"attention", [Pure,
+def MemPlan_AttentionOp : MemPlan_Op<"attention", [Pure, ResultTypeInferred,
     DeclareOpInterfaceMethods<MemPlan_BufferPlanningOpInterface,
                               ["getScratchBytes"]>]> {
   let summary = "Fused scaled dot-product attention (grouped-query heads)";
@@ -393,7 +423,7 @@ def MemPlan_AttentionOp : MemPlan_Op<"attention", [Pure,
 }
 
 def MemPlan_KVCacheUpdateOp : MemPlan_Op<"kv_cache_update",
-    [AliasingBuffers, AllTypesMatch<["cache", "result"]>]> {
+    [AliasingBuffers, AllTypesMatch<["cache", "result"]>, ResultOfOperandType]> {
   let summary = "Write new keys or values into a persistent KV cache";
   let description = [{
     Writes `update : [batch, kv_heads, new_len, head_dim]` into
