@@ -9,10 +9,12 @@
 #include "memplan/Analysis/BufferLiveness.h"
 
 #include "memplan/Dialect/MemPlan/IR/MemPlanDialect.h"
+#include "memplan/Dialect/MemPlan/IR/MemPlanInterfaces.h"
 #include "memplan/Planner/Algorithms.h"
 #include "memplan/Planner/Validator.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -119,9 +121,56 @@ TEST_F(BufferLivenessTest, InPlacePolicyIsConsulted) {
   EXPECT_EQ(liveness->getBuffers().size(), 2u);
 }
 
-// (Named InPlaceNeedsALargeEnoughBuffer before, which it never reached: no
-// op of the dialect offers an operand smaller than its result for in-place
-// reuse, so BufferLiveness's size check guards downstream ops only.)
+// A downstream op (here tensor.concat and tensor.extract_slice, given the
+// interface by an external model) may offer any operand for in-place reuse;
+// the interface's contract is that the operand's buffer is used only when it
+// is at least as large as the result. No memplan op offers a smaller one, so
+// only a model like this reaches the check.
+struct OffersItsFirstOperand
+    : BufferPlanningOpInterface::ExternalModel<OffersItsFirstOperand,
+                                               tensor::ConcatOp> {
+  SmallVector<unsigned> getInPlaceOperands(Operation *, unsigned) const {
+    return {0};
+  }
+};
+struct SliceOffersItsSource
+    : BufferPlanningOpInterface::ExternalModel<SliceOffersItsSource,
+                                               tensor::ExtractSliceOp> {
+  SmallVector<unsigned> getInPlaceOperands(Operation *, unsigned) const {
+    return {0};
+  }
+};
+
+TEST_F(BufferLivenessTest, InPlaceNeedsALargeEnoughBuffer) {
+  context.loadDialect<tensor::TensorDialect>();
+  tensor::ConcatOp::attachInterface<OffersItsFirstOperand>(context);
+  tensor::ExtractSliceOp::attachInterface<SliceOffersItsSource>(context);
+  // The same shape of program twice: a 16-byte buffer that dies at an op
+  // offering it in place. The concat's result (32 bytes) does not fit in
+  // it and gets a buffer of its own; the slice's (8 bytes) does and takes it.
+  FailureOr<BufferLiveness> grows = analyse(R"mlir(
+    func.func @f(%x: tensor<4xf32>) -> tensor<8xf32> {
+      %a = memplan.gelu %x : tensor<4xf32>
+      %c = tensor.concat dim(0) %a, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
+      return %c : tensor<8xf32>
+    })mlir");
+  ASSERT_TRUE(succeeded(grows));
+  ASSERT_EQ(grows->getBuffers().size(), 2u);
+  EXPECT_EQ(grows->getBuffers()[0].bytes, 16u);
+  EXPECT_EQ(grows->getBuffers()[1].bytes, 32u);
+
+  FailureOr<BufferLiveness> shrinks = analyse(R"mlir(
+    func.func @f(%x: tensor<4xf32>) -> tensor<2xf32> {
+      %a = memplan.gelu %x : tensor<4xf32>
+      %s = tensor.extract_slice %a[1] [2] [1] : tensor<4xf32> to tensor<2xf32>
+      return %s : tensor<2xf32>
+    })mlir");
+  ASSERT_TRUE(succeeded(shrinks));
+  ASSERT_EQ(shrinks->getBuffers().size(), 1u);
+  EXPECT_EQ(shrinks->getBuffers()[0].bytes, 16u);
+  EXPECT_EQ(shrinks->getBuffers()[0].values.size(), 2u);
+}
+
 TEST_F(BufferLivenessTest, CastsShareABufferOnlyBetweenEqualWidths) {
   // The f32 -> f16 cast of an argument gets a buffer of its own; the casts
   // between f16 and bf16 (one width) after it take that buffer in place.

@@ -331,6 +331,15 @@ func.func @concat_dims(%a: tensor<2x3xf16>, %b: tensor<2x4xf16>) {
 
 // -----
 
+// 2^62 + 2^62 rows: the sum would wrap to a negative size.
+func.func @concat_overflow(%a: tensor<4611686018427387904xi8>) {
+  // expected-error @+1 {{'memplan.concat' op the concatenated dimension 0 has more than 2^63 - 1 elements}}
+  %0 = memplan.concat %a, %a axis(0) : tensor<4611686018427387904xi8>, tensor<4611686018427387904xi8> -> tensor<8xi8>
+  return
+}
+
+// -----
+
 func.func @concat_result(%a: tensor<2x3xf16>, %b: tensor<2x4xf16>) {
   // expected-error @+1 {{'memplan.concat' op result shape 2x8 does not match the expected 2x7}}
   %0 = memplan.concat %a, %b axis(1) : tensor<2x3xf16>, tensor<2x4xf16> -> tensor<2x8xf16>
