@@ -2,12 +2,13 @@
 
 // The algorithm and the arena mode are enum options: a misspelt value is
 // refused where the option is parsed, naming the option (--help lists the
-// values), by the passes and by the pipelines that take their options.
-// RUN: not memplan-opt %s --plan-offsets="algorithm=fastest" 2>&1 | FileCheck %s --check-prefix=ALGORITHM
+// values), by the passes and by the pipelines that take their options, with
+// no second, blank "error:" line after it.
+// RUN: not memplan-opt %s --plan-offsets="algorithm=fastest" 2>&1 | FileCheck %s --check-prefix=ALGORITHM --implicit-check-not=error:
 // ALGORITHM: for the --algorithm option: Cannot find option named 'fastest'!
 // ALGORITHM-NOT: func.func @f(%arg0
-// RUN: not memplan-opt %s --memplan-plan-pipeline="algorithm=fastest" 2>&1 | FileCheck %s --check-prefix=ALGORITHM
-// RUN: not memplan-opt %s --memplan-pack-allocs="arena-mode=heap" 2>&1 | FileCheck %s --check-prefix=ARENA-MODE
+// RUN: not memplan-opt %s --memplan-plan-pipeline="algorithm=fastest" 2>&1 | FileCheck %s --check-prefix=ALGORITHM --implicit-check-not=error:
+// RUN: not memplan-opt %s --memplan-pack-allocs="arena-mode=heap" 2>&1 | FileCheck %s --check-prefix=ARENA-MODE --implicit-check-not=error:
 // ARENA-MODE: for the --arena-mode option: Cannot find option named 'heap'!
 
 // The other checks name the pass and the option.

@@ -21,10 +21,12 @@
 #include "memplan/Support/OutputFiles.h"
 #include "memplan/Transforms/Pipelines.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
@@ -47,6 +49,28 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
+/// A misspelt value of an enum pass option (`--plan-offsets=algorithm=x`)
+/// is reported by LLVM's option parser on stderr ("for the --algorithm
+/// option: Cannot find option named 'x'!"), which leaves upstream's pipeline
+/// parser nothing to add but an error with an empty message at an unknown
+/// location. That second, blank line is dropped; every other diagnostic of
+/// pipeline setup (memplan's own option checks, unknown passes) goes through.
+static void dropEmptyPipelineErrors(mlir::MlirOptMainConfig &config) {
+  config.setPassPipelineSetupFn(
+      [upstream = config](mlir::PassManager &pm) -> mlir::LogicalResult {
+        mlir::ScopedDiagnosticHandler handler(
+            pm.getContext(), [](mlir::Diagnostic &diagnostic) {
+              bool blank =
+                  diagnostic.getSeverity() == mlir::DiagnosticSeverity::Error &&
+                  llvm::isa<mlir::UnknownLoc>(diagnostic.getLocation()) &&
+                  diagnostic.str().empty();
+              // success() consumes it; failure() hands it on.
+              return mlir::success(blank);
+            });
+        return upstream.setupPassPipeline(pm);
+      });
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   mlir::registerAllPasses();
@@ -63,6 +87,7 @@ int main(int argc, char **argv) {
       argc, argv, "memplan optimizer driver\n", registry);
   mlir::MlirOptMainConfig config =
       mlir::MlirOptMainConfig::createFromCLOptions();
+  dropEmptyPipelineErrors(config);
   // Runs that read no input are mlir-opt's own.
   if (config.shouldShowDialects() || config.shouldListPasses())
     return mlir::asMainReturnCode(
