@@ -31,6 +31,21 @@ memplan::collectModuleFunctions(ModuleOp module) {
   return functions;
 }
 
+SmallVector<FunctionOpInterface>
+memplan::collectFunctionsToVisit(Operation *root) {
+  if (auto function = dyn_cast<FunctionOpInterface>(root)) {
+    if (function.isExternal())
+      return {};
+    return {function};
+  }
+  return collectModuleFunctions(cast<ModuleOp>(root));
+}
+
+bool memplan::canRunOnModuleOrFunction(RegisteredOperationName name) {
+  return name.getStringRef() == ModuleOp::getOperationName() ||
+         name.hasInterface<FunctionOpInterface>();
+}
+
 LogicalResult memplan::forEachFunctionInParallel(
     MLIRContext *context, ArrayRef<FunctionOpInterface> functions,
     function_ref<LogicalResult(size_t, FunctionOpInterface)> body) {

@@ -32,6 +32,17 @@ namespace memplan {
 llvm::SmallVector<mlir::FunctionOpInterface>
 collectModuleFunctions(mlir::ModuleOp module);
 
+/// The functions a pass that plans or reads one function at a time visits
+/// from the op it runs on: that function itself when the pass manager runs it
+/// per function (`func.func(plan-offsets)`: MLIR's pass manager then plans
+/// the functions in parallel), else the functions of the module as above.
+llvm::SmallVector<mlir::FunctionOpInterface>
+collectFunctionsToVisit(mlir::Operation *root);
+
+/// Where such a pass can be scheduled: a `builtin.module` (the plain flag,
+/// `memplan-opt --plan-offsets`) or any function.
+bool canRunOnModuleOrFunction(mlir::RegisteredOperationName name);
+
 /// Calls `body` on every function of `functions`, in parallel where the
 /// context allows threads. `body` may read any function and write the one it
 /// is given (and nothing else: not its module). Diagnostics come out in the

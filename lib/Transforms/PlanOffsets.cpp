@@ -36,13 +36,25 @@ struct PlanOffsetsPass
                             searchSeconds, searchNodes, capacity, search);
   }
 
+  bool canScheduleOn(RegisteredOperationName name) const override {
+    return canRunOnModuleOrFunction(name);
+  }
+
   void runOnOperation() override {
-    ModuleOp module = getOperation();
+    Operation *root = getOperation();
+    // Run per function, every instance would write the same files.
+    if (isa<FunctionOpInterface>(root) &&
+        (!reportFile.empty() || !svgFile.empty())) {
+      emitError(root->getLoc(),
+                "--plan-offsets writes report= and svg= files for a whole "
+                "module: run it on the builtin.module, not on each function");
+      return signalPassFailure();
+    }
 
     // Each function is planned on its own (in parallel where MLIR may use
     // threads), and the plans are kept in the functions' order for the
     // report.
-    SmallVector<FunctionOpInterface> functions = collectModuleFunctions(module);
+    SmallVector<FunctionOpInterface> functions = collectFunctionsToVisit(root);
     std::vector<std::optional<FunctionPlan>> planned(functions.size());
     if (failed(forEachFunctionInParallel(
             &getContext(), functions,
@@ -92,7 +104,7 @@ struct PlanOffsetsPass
       outputs.push_back({reportFile, std::move(text)});
     }
     if (llvm::Error written = writeOutputFiles(outputs)) {
-      emitError(module.getLoc()) << llvm::toString(std::move(written));
+      emitError(root->getLoc()) << llvm::toString(std::move(written));
       return signalPassFailure();
     }
   }

@@ -23,9 +23,13 @@ using namespace memplan;
 namespace {
 
 struct VerifyPlanPass : public memplan::impl::VerifyPlanBase<VerifyPlanPass> {
+  bool canScheduleOn(RegisteredOperationName name) const override {
+    return canRunOnModuleOrFunction(name);
+  }
+
   void runOnOperation() override {
     if (failed(forEachFunctionInParallel(
-            &getContext(), collectModuleFunctions(getOperation()),
+            &getContext(), collectFunctionsToVisit(getOperation()),
             [](size_t, FunctionOpInterface function) {
               return verifyFunctionPlan(function);
             })))

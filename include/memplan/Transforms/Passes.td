@@ -28,9 +28,18 @@ defvar PlannerOptions = [
          "arena that does not fit is an error">,
 ];
 
-def PlanOffsets : Pass<"plan-offsets", "::mlir::ModuleOp"> {
+// --plan-offsets and --memplan-verify-plan run on a builtin.module (the
+// plain flag) or on one function (scheduled by the pass manager, e.g.
+// `builtin.module(func.func(plan-offsets))`, which plans functions in
+// parallel); their canScheduleOn says so.
+def PlanOffsets : Pass<"plan-offsets"> {
   let summary = "Place every intermediate tensor of each function in one arena";
   let description = [{
+    Runs on a `builtin.module` (its functions and those of nested modules) or
+    on a single function, where a pipeline nests it
+    (`builtin.module(func.func(plan-offsets))`); the `report` and `svg` files
+    cover a whole module and need the former.
+
     For every function with a body: computes the lifetime of every
     intermediate tensor (BufferLiveness), plans an offset for each in one
     arena with the chosen algorithm, checks the plan with the independent
@@ -196,9 +205,10 @@ def VerifyPacking : Pass<"memplan-verify-packing", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
-def VerifyPlan : Pass<"memplan-verify-plan", "::mlir::ModuleOp"> {
+def VerifyPlan : Pass<"memplan-verify-plan"> {
   let summary = "Check the offsets written in the IR with the validator";
   let description = [{
+    Runs on a `builtin.module` or on a single function, as --plan-offsets.
     Reads a plan from the IR (written by --plan-offsets, by hand or by another
     tool), recomputes the lifetimes, and proves it with the independent
     validator: no two tensors live at the same time overlap in memory, every
