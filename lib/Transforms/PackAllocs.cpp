@@ -11,6 +11,7 @@
 #include "ArenaPacking.h"
 #include "FunctionPlan.h"
 #include "ModuleFunctions.h"
+#include "PlanReports.h"
 #include "memplan/Analysis/MemRefAliasModel.h"
 #include "memplan/Analysis/RegionExecution.h"
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
@@ -343,7 +344,7 @@ struct PackAllocsPass : public memplan::impl::PackAllocsBase<PackAllocsPass> {
       }
       uint64_t count = 0, withoutReuse = 0, lowerBound = 0, startArena = 0,
                nodes = 0;
-      bool searched = false, proven = true;
+      bool searched = false, proven = true, naive = false;
       for (const PackedArena *arena : arenas) {
         count += arena->buffers.size();
         withoutReuse += arena->bytesWithoutReuse;
@@ -351,6 +352,7 @@ struct PackAllocsPass : public memplan::impl::PackAllocsBase<PackAllocsPass> {
         if (const auto &summary = arena->search) {
           searched = true;
           startArena = std::max(startArena, summary->startArena);
+          naive |= summary->startedFromNaive;
           nodes += summary->nodes;
           proven &= summary->provenOptimal;
         }
@@ -375,8 +377,9 @@ struct PackAllocsPass : public memplan::impl::PackAllocsBase<PackAllocsPass> {
       remark << " (lower bound " << lowerBound << " bytes, "
              << getAlgorithmName(algorithm).data();
       if (searched)
-        remark << "; from " << startArena << " bytes (greedy), " << nodes
-               << " search nodes" << (proven ? ", proven optimal" : "");
+        remark << "; from " << startArena << " bytes ("
+               << searchStartName(naive) << "), " << nodes << " search nodes"
+               << (proven ? ", proven optimal" : "");
       remark << "); function peak " << peak.packed << " bytes, "
              << peak.freedAtLastUse
              << " bytes with every buffer freed at its last use";

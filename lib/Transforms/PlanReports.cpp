@@ -55,12 +55,17 @@ void memplan::emitPlanRemark(const FunctionPlan &plan) {
     remark << "; " << shared->objectCount << " shared objects, "
            << shared->totalBytes << " bytes";
   if (const auto &summary = plan.solution.search)
-    remark << "; from " << summary->startArena << " bytes (greedy), "
+    remark << "; from " << summary->startArena << " bytes ("
+           << searchStartName(summary->startedFromNaive) << "), "
            << summary->nodes << " search nodes"
            << (summary->provenOptimal ? ", proven optimal" : "");
 }
 
 /// `%3`, `%arg0`: the value as printed in the function.
+StringRef memplan::searchStartName(bool startedFromNaive) {
+  return startedFromNaive ? "naive layout: greedy ran out of time" : "greedy";
+}
+
 static std::string nameOf(Value value, AsmState &state) {
   std::string name;
   llvm::raw_string_ostream os(name);

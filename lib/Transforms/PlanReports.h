@@ -18,6 +18,10 @@
 
 namespace memplan {
 
+/// What a search started from, as its remarks say: "greedy" (the best greedy
+/// plan), or the naive layout when greedy placement ran out of time.
+llvm::StringRef searchStartName(bool startedFromNaive);
+
 /// The remark that sums a plan up.
 void emitPlanRemark(const FunctionPlan &plan);
 

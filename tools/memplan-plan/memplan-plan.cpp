@@ -16,13 +16,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "memplan/Planner/Algorithms.h"
-#include "memplan/Support/CsvFormat.h"
-#include "memplan/Support/PlanSvg.h"
 #include "memplan/Planner/Search.h"
 #include "memplan/Planner/Validator.h"
 #include "memplan/Support/AlgorithmOption.h"
+#include "memplan/Support/CsvFormat.h"
 #include "memplan/Support/InputBounds.h"
 #include "memplan/Support/OutputFiles.h"
+#include "memplan/Support/PlanSvg.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -177,7 +177,10 @@ int main(int argc, char **argv) {
   if (const auto &shared = result.solution.sharedObjects)
     llvm::outs() << ", " << shared->objectCount << " shared objects";
   if (const auto &summary = result.solution.search)
-    llvm::outs() << ", from " << summary->startArena << " greedy, "
+    llvm::outs() << ", from " << summary->startArena
+                 << (summary->startedFromNaive
+                         ? " naive (greedy ran out of time), "
+                         : " greedy, ")
                  << summary->nodes << " nodes"
                  << (summary->provenOptimal ? ", proven optimal" : "");
   llvm::outs() << " (" << getAlgorithmName(algorithm) << ")\n";

@@ -48,7 +48,10 @@ struct SharedObjectsSummary {
 
 /// Search only: how the search went.
 struct SearchSummary {
-  uint64_t startArena = 0;    ///< the best greedy arena it started from
+  uint64_t startArena = 0;    ///< the arena of the plan it started from
+  /// The start is the naive layout (every buffer after the previous one):
+  /// greedy placement ran out of the time budget. Else the best greedy plan.
+  bool startedFromNaive = false;
   bool provenOptimal = false; ///< arena == lower bound, or search exhausted
   bool capacityMet = true;    ///< capacity mode: the arena fits
   bool capacityImpossible = false; ///< capacity mode: proven not to fit

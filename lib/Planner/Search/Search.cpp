@@ -55,13 +55,16 @@ constexpr uint64_t kFirstTurnNodes = 16384;
 /// while a quarter of the budget has not gone and as long again as greedy by
 /// size took still fits in it.
 PlanResult bestGreedy(const Problem &problem, SearchClock::time_point started,
-                      double seconds) {
+                      double seconds, bool &naive) {
+  naive = false;
   auto deadline = started + std::chrono::duration_cast<SearchClock::duration>(
                                 std::chrono::duration<double>(seconds));
   PlanResult best = planGreedyBySizeUntil(
       problem, [&] { return SearchClock::now() >= deadline; });
-  if (!best.ok() && best.error == kOutOfTime)
+  if (!best.ok() && best.error == kOutOfTime) {
+    naive = true;
     return planNaive(problem);
+  }
   auto elapsed = [&] {
     return std::chrono::duration<double>(SearchClock::now() - started).count();
   };
@@ -332,11 +335,13 @@ PlanResult planSearchOnThisStack(const Problem &problem,
   // clock's range to its integer ticks is undefined behaviour.
   double seconds = options.seconds >= 0 ? options.seconds : 0.0;
   seconds = std::min(seconds, kMaxSearchSeconds);
-  PlanResult result = bestGreedy(problem, started, seconds);
+  bool naive = false;
+  PlanResult result = bestGreedy(problem, started, seconds, naive);
   if (!result.ok())
     return result;
   SearchSummary summary;
   summary.startArena = result.solution.arenaSize;
+  summary.startedFromNaive = naive;
   uint64_t lowerBound = computeLowerBound(problem);
   uint64_t target = options.capacity.value_or(lowerBound);
   auto finish = [&](PlanResult plan, bool proven, uint64_t nodes) {
