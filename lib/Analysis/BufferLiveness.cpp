@@ -15,6 +15,7 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace memplan;
@@ -231,10 +232,10 @@ std::optional<unsigned> BufferLiveness::getBufferIndex(Value value) const {
 }
 
 uint64_t BufferLiveness::getExternalBytes() const {
+  // Saturates at UINT64_MAX rather than wrapping.
   uint64_t total = 0;
   for (const ExternalValue &external : externals)
-    if (__builtin_add_overflow(total, external.bytes, &total))
-      return UINT64_MAX;
+    total = llvm::SaturatingAdd(total, external.bytes);
   return total;
 }
 
