@@ -98,6 +98,15 @@ LogicalResult verifyResult(Operation *op, Value result,
   return success();
 }
 
+/// The verifier of an op whose result type is inferred: fails where the
+/// inference did (it has said why), else checks the result against it.
+LogicalResult verifyInferredResult(Operation *op,
+                                   FailureOr<RankedTensorType> expected) {
+  if (failed(expected))
+    return failure();
+  return verifyResult(op, op->getResult(0), *expected);
+}
+
 /// Checks that two operands have one element type.
 LogicalResult verifySameElementType(EmitErrorFn emitError, StringRef lhsName,
                                     RankedTensorType lhs, StringRef rhsName,
@@ -262,11 +271,9 @@ FailureOr<RankedTensorType> inferBinaryType(EmitErrorFn emitError, Value lhs,
 /// The binary ops' verifier and inference, defined once for the four ops by
 /// their ODS class (MemPlan_BinaryOp).
 LogicalResult verifyBinaryOp(Operation *op) {
-  FailureOr<RankedTensorType> expected = inferBinaryType(
-      [op] { return op->emitOpError(); }, op->getOperand(0), op->getOperand(1));
-  if (failed(expected))
-    return failure();
-  return verifyResult(op, op->getResult(0), *expected);
+  return verifyInferredResult(
+      op, inferBinaryType([op] { return op->emitOpError(); }, op->getOperand(0),
+                          op->getOperand(1)));
 }
 
 template <typename OpTy>
@@ -438,12 +445,9 @@ FailureOr<RankedTensorType> inferAttentionType(EmitErrorFn emitError,
 //===----------------------------------------------------------------------===//
 
 LogicalResult MatmulOp::verify() {
-  FailureOr<RankedTensorType> expected =
-      inferMatmulType([this] { return emitOpError(); }, getLhs(), getRhs(),
-                      getTransposeLhs(), getTransposeRhs());
-  if (failed(expected))
-    return failure();
-  return verifyResult(*this, getResult(), *expected);
+  return verifyInferredResult(
+      *this, inferMatmulType([this] { return emitOpError(); }, getLhs(),
+                             getRhs(), getTransposeLhs(), getTransposeRhs()));
 }
 
 LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
@@ -529,11 +533,9 @@ LogicalResult RopeOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult TransposeOp::verify() {
-  FailureOr<RankedTensorType> expected = inferTransposeType(
-      [this] { return emitOpError(); }, getInput(), getPermutationAttr());
-  if (failed(expected))
-    return failure();
-  return verifyResult(*this, getResult(), *expected);
+  return verifyInferredResult(
+      *this, inferTransposeType([this] { return emitOpError(); }, getInput(),
+                                getPermutationAttr()));
 }
 
 LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
@@ -582,11 +584,9 @@ LogicalResult ReshapeOp::verify() {
 std::optional<unsigned> ReshapeOp::getAliasedOperand(unsigned) { return 0; }
 
 LogicalResult ConcatOp::verify() {
-  FailureOr<RankedTensorType> expected = inferConcatType(
-      [this] { return emitOpError(); }, getInputs(), getAxisAttr());
-  if (failed(expected))
-    return failure();
-  return verifyResult(*this, getResult(), *expected);
+  return verifyInferredResult(*this,
+                              inferConcatType([this] { return emitOpError(); },
+                                              getInputs(), getAxisAttr()));
 }
 
 LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
@@ -600,12 +600,9 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
 }
 
 LogicalResult SliceOp::verify() {
-  FailureOr<RankedTensorType> expected =
-      inferSliceType([this] { return emitOpError(); }, getInput(),
-                     getOffsetsAttr(), getSizesAttr());
-  if (failed(expected))
-    return failure();
-  return verifyResult(*this, getResult(), *expected);
+  return verifyInferredResult(
+      *this, inferSliceType([this] { return emitOpError(); }, getInput(),
+                            getOffsetsAttr(), getSizesAttr()));
 }
 
 LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
@@ -642,12 +639,10 @@ SmallVector<unsigned> CastOp::getInPlaceOperands(unsigned) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult AttentionOp::verify() {
-  FailureOr<RankedTensorType> expected =
+  return verifyInferredResult(
+      *this,
       inferAttentionType([this] { return emitOpError(); }, getQuery(), getKey(),
-                         getValue(), getCausal(), getScaleAttr());
-  if (failed(expected))
-    return failure();
-  return verifyResult(*this, getResult(), *expected);
+                         getValue(), getCausal(), getScaleAttr()));
 }
 
 LogicalResult AttentionOp::inferReturnTypes(MLIRContext *,
