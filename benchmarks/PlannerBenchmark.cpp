@@ -5,9 +5,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Time per plan for every algorithm on synthetic workloads of 1,000 to
-// 1,000,000 buffers, with the plan's quality as counters: arena / lower
-// bound (ratio) and the arena in MiB. Every plan is also checked by the
-// validator (outside the timed loop). Results: docs/benchmarks.md.
+// 1,000,000 buffers (60,000 for the dense trace family), with the plan's
+// quality as counters: arena / lower bound (ratio) and the arena in MiB. Every
+// plan is also checked by the validator (outside the timed loop). Results:
+// docs/benchmarks.md.
 //
 //   build/bin/memplan-planner-benchmark --benchmark_filter=greedy-by-size
 //
@@ -27,7 +28,31 @@ using namespace memplan;
 
 namespace {
 
-enum class Workload { TransformerLike, Random };
+enum class Workload { TransformerLike, Random, DenseTrace };
+
+Problem makeProblem(Workload workload, size_t count) {
+  switch (workload) {
+  case Workload::TransformerLike:
+    return bench::transformerLike(count, 1);
+  case Workload::Random:
+    return bench::randomIntervals(count, 1);
+  case Workload::DenseTrace:
+    return bench::denseTrace(count, 1);
+  }
+  return {};
+}
+
+const char *getWorkloadName(Workload workload) {
+  switch (workload) {
+  case Workload::TransformerLike:
+    return "transformer/";
+  case Workload::Random:
+    return "random/";
+  case Workload::DenseTrace:
+    return "trace/";
+  }
+  return "";
+}
 
 const Problem &getProblem(Workload workload, size_t count) {
   static std::map<std::pair<Workload, size_t>, Problem> cache;
@@ -36,11 +61,7 @@ const Problem &getProblem(Workload workload, size_t count) {
   auto key = std::make_pair(workload, count);
   auto it = cache.find(key);
   if (it == cache.end())
-    it = cache
-             .emplace(key, workload == Workload::TransformerLike
-                               ? bench::transformerLike(count, 1)
-                               : bench::randomIntervals(count, 1))
-             .first;
+    it = cache.emplace(key, makeProblem(workload, count)).first;
   return it->second;
 }
 
@@ -79,18 +100,24 @@ void registerAll() {
                            {Algorithm::GreedyByBreadth, 1000000},
                            {Algorithm::BestFit, 1000000},
                            {Algorithm::SharedObjects, 100000}};
-  for (Workload workload : {Workload::TransformerLike, Workload::Random}) {
+  for (Workload workload :
+       {Workload::TransformerLike, Workload::Random, Workload::DenseTrace}) {
     for (const Entry &entry : entries) {
-      std::string name =
-          std::string(workload == Workload::TransformerLike ? "transformer/"
-                                                            : "random/") +
-          std::string(getAlgorithmName(entry.algorithm));
+      std::string name = std::string(getWorkloadName(workload)) +
+                         std::string(getAlgorithmName(entry.algorithm));
       auto *bench = benchmark::RegisterBenchmark(
           name.c_str(), [=](benchmark::State &state) {
             runPlanner(state, entry.algorithm, workload);
           });
-      for (int64_t count = 1000; count <= entry.maxCount; count *= 10)
-        bench->Arg(count);
+      if (workload == Workload::DenseTrace) {
+        // Real compiler traces stop near 60,000 buffers; this family has
+        // about 11,000 live at once there.
+        for (int64_t count : {1000, 10000, 60000})
+          bench->Arg(count);
+      } else {
+        for (int64_t count = 1000; count <= entry.maxCount; count *= 10)
+          bench->Arg(count);
+      }
       bench->Unit(benchmark::kMillisecond)->UseRealTime();
     }
   }

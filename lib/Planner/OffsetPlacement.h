@@ -10,7 +10,9 @@
 // its own (those live at its start, through an IntervalStabber, plus those
 // that start inside its lifetime, through buckets by start) and puts it in
 // the smallest gap between them that fits, aligned, or above all of them.
-// The cost per buffer is O(log n + k log k) for k such neighbours, not O(n).
+// The cost per buffer is O(log n + k) for k such neighbours (a radix sort by
+// offset, a few passes), not O(n); k grows with the number of buffers live
+// at once, which is what still bounds dense schedules (docs/planning.md).
 //
 //===----------------------------------------------------------------------===//
 

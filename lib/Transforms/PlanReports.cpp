@@ -54,6 +54,8 @@ void memplan::emitPlanRemark(const FunctionPlan &plan) {
   if (const auto &shared = plan.solution.sharedObjects)
     remark << "; " << shared->objectCount << " shared objects, "
            << shared->totalBytes << " bytes";
+  if (const auto &portfolio = plan.solution.portfolio)
+    remark << "; " << portfolio->winner << " won";
   if (const auto &summary = plan.solution.search)
     remark << "; from " << summary->startArena << " bytes ("
            << searchStartName(summary->startedFromNaive) << "), "

@@ -6,6 +6,9 @@
 // RUN: memplan-opt %s --plan-offsets="algorithm=greedy-by-breadth in-place=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
 // RUN: memplan-opt %s --plan-offsets="algorithm=best-fit in-place=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
 // RUN: memplan-opt %s --plan-offsets="algorithm=shared-objects in-place=false" 2>&1 | FileCheck %s --check-prefix=SHARED
+// RUN: memplan-opt %s --plan-offsets="algorithm=greedy-by-lifetime in-place=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
+// RUN: memplan-opt %s --plan-offsets="algorithm=portfolio in-place=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
+// RUN: memplan-opt %s --plan-offsets="algorithm=portfolio in-place=false" 2>&1 | FileCheck %s --check-prefix=PORTFOLIO
 // RUN: memplan-opt %s --plan-offsets="alignment=4096 in-place=false" 2>&1 | FileCheck %s --check-prefix=ALIGN4096
 // RUN: memplan-opt %s --plan-offsets="alignment=1 in-place=false" 2>&1 | FileCheck %s --check-prefix=ALIGN1
 // RUN: memplan-opt %s --plan-offsets="in-place=false" 2>&1 | FileCheck %s --check-prefix=ALIGN256
@@ -24,6 +27,10 @@
 // GREEDY: memplan.relu {{.*}}array<i64: 1024>
 // GREEDY: memplan.silu {{.*}}array<i64: 2048>
 // GREEDY: memplan.add {{.*}}array<i64: 0>
+
+// The portfolio names the member whose plan it kept (the first of the
+// smallest: all four reach 3072 here).
+// PORTFOLIO: (portfolio); greedy-by-size won
 
 // Shared objects: %d takes over %a's object once %a is dead.
 // SHARED: remark: memplan: @diamond: arena 3072 bytes, lower bound 3072 bytes (ratio 1.000), 4096 bytes without reuse, 4 buffers, 1024 external bytes (shared-objects); 3 shared objects, 3072 bytes

@@ -16,9 +16,9 @@
 #include "ExhaustiveSolver.h"
 
 #include "memplan/Planner/Algorithms.h"
-#include "memplan/Support/CsvFormat.h"
 #include "memplan/Planner/Search.h"
 #include "memplan/Planner/Validator.h"
+#include "memplan/Support/CsvFormat.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -53,9 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   SearchOptions search;
   search.nodeLimit = 2000;
   search.seconds = 5;
-  for (Algorithm algorithm :
-       {Algorithm::Naive, Algorithm::GreedyBySize, Algorithm::GreedyByBreadth,
-        Algorithm::BestFit, Algorithm::SharedObjects, Algorithm::Search}) {
+  for (Algorithm algorithm : kAllAlgorithms) {
     PlanResult result = plan(csv.problem, algorithm, &search);
     if (!result.ok()) {
       // Only an arena beyond 64 bits may be refused.

@@ -24,6 +24,7 @@
 #include "memplan/Support/OutputFiles.h"
 #include "memplan/Support/PlanSvg.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -183,6 +184,16 @@ int main(int argc, char **argv) {
                          : " greedy, ")
                  << summary->nodes << " nodes"
                  << (summary->provenOptimal ? ", proven optimal" : "");
+  if (const auto &portfolio = result.solution.portfolio) {
+    llvm::outs() << ", " << portfolio->winner << " won (";
+    llvm::interleave(
+        portfolio->arenas, llvm::outs(),
+        [](const auto &member) {
+          llvm::outs() << member.first << " " << member.second;
+        },
+        ", ");
+    llvm::outs() << ")";
+  }
   llvm::outs() << " (" << getAlgorithmName(algorithm) << ")\n";
   // A summary that cannot be written (stdout on a full disk) is an error
   // here, not an `LLVM ERROR` from the stream at exit.

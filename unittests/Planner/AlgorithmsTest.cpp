@@ -8,6 +8,8 @@
 
 #include "PlannerTestUtils.h"
 
+#include <random>
+
 using namespace memplan;
 using namespace memplan::test;
 
@@ -160,9 +162,46 @@ TEST(Algorithms, NamesRoundTrip) {
   EXPECT_EQ(parseAlgorithm("search"), Algorithm::Search);
   EXPECT_FALSE(parseAlgorithm("greedy").has_value());
   // Every algorithm is listed once, with a description for --help.
-  EXPECT_EQ(std::size(kAllAlgorithms), 6u);
+  EXPECT_EQ(std::size(kAllAlgorithms), 8u);
   for (Algorithm algorithm : kAllAlgorithms)
     EXPECT_FALSE(getAlgorithmDescription(algorithm).empty());
 }
 
 } // namespace
+
+TEST(Algorithms, PortfolioKeepsTheSmallestMemberArena) {
+  std::mt19937_64 rng(2026112305);
+  const Algorithm members[] = {Algorithm::GreedyBySize, Algorithm::BestFit,
+                               Algorithm::GreedyByBreadth,
+                               Algorithm::GreedyByLifetime};
+  int lifetimeWins = 0;
+  for (int instance = 0; instance < 500; ++instance) {
+    Problem problem;
+    std::uniform_int_distribution<int64_t> start(0, 12), length(1, 6);
+    std::uniform_int_distribution<uint64_t> size(1, 64);
+    for (int i = 0; i < 3 + instance % 12; ++i) {
+      int64_t first = start(rng);
+      problem.buffers.push_back(
+          {size(rng), first, first + length(rng), uint64_t(1) << (i % 4)});
+    }
+    Solution best = planAndValidate(problem, Algorithm::Portfolio);
+    ASSERT_TRUE(best.portfolio.has_value());
+    ASSERT_EQ(best.portfolio->arenas.size(), 4u);
+    uint64_t smallest = UINT64_MAX;
+    std::string firstSmallest;
+    for (size_t m = 0; m < 4; ++m) {
+      uint64_t arena = planAndValidate(problem, members[m]).arenaSize;
+      EXPECT_EQ(best.portfolio->arenas[m].first, getAlgorithmName(members[m]));
+      EXPECT_EQ(best.portfolio->arenas[m].second, arena);
+      if (arena < smallest) {
+        smallest = arena;
+        firstSmallest = std::string(getAlgorithmName(members[m]));
+      }
+    }
+    EXPECT_EQ(best.arenaSize, smallest) << "instance " << instance;
+    EXPECT_EQ(best.portfolio->winner, firstSmallest) << "instance " << instance;
+    lifetimeWins += firstSmallest == "greedy-by-lifetime";
+  }
+  // The new member earns its place: it alone is best on some instances.
+  EXPECT_GT(lifetimeWins, 0);
+}

@@ -25,6 +25,15 @@ PlanResult planGreedyByBreadth(const Problem &problem);
 PlanResult planBestFit(const Problem &problem);
 PlanResult planSharedObjects(const Problem &problem);
 
+/// XLA's heap simulator in its temporal order: buffers by decreasing
+/// lifetime (ties: larger first), each into the smallest gap that fits.
+PlanResult planGreedyByLifetime(const Problem &problem);
+
+/// Greedy-by-size, best-fit, greedy-by-breadth and greedy-by-lifetime, the
+/// smallest arena kept (ties: the earlier in that order); the solution's
+/// `portfolio` says which won and what each gave.
+PlanResult planPortfolio(const Problem &problem);
+
 } // namespace memplan
 
 #endif // MEMPLAN_PLANNER_GREEDYALGORITHMS_H

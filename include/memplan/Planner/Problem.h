@@ -48,7 +48,7 @@ struct SharedObjectsSummary {
 
 /// Search only: how the search went.
 struct SearchSummary {
-  uint64_t startArena = 0;    ///< the arena of the plan it started from
+  uint64_t startArena = 0; ///< the arena of the plan it started from
   /// The start is the naive layout (every buffer after the previous one):
   /// greedy placement ran out of the time budget. Else the best greedy plan.
   bool startedFromNaive = false;
@@ -62,12 +62,19 @@ struct SearchSummary {
   double seconds = 0; ///< wall-clock time spent
 };
 
+/// Portfolio only: which member's plan was kept, and every member's arena.
+struct PortfolioSummary {
+  std::string winner; ///< the member's algorithm name
+  std::vector<std::pair<std::string, uint64_t>> arenas; ///< in run order
+};
+
 /// An offset per buffer and the arena size (the largest offset + size).
 struct Solution {
   std::vector<uint64_t> offsets;
   uint64_t arenaSize = 0;
   std::optional<SharedObjectsSummary> sharedObjects;
   std::optional<SearchSummary> search;
+  std::optional<PortfolioSummary> portfolio;
 };
 
 /// Empty if `problem` is well formed, else a message naming the first bad

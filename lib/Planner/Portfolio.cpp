@@ -1,0 +1,46 @@
+//===- Portfolio.cpp - The best of several greedy placements --------------===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Production planners do not bet on one order: XLA's heap simulator runs its
+// decreasing-size (spatial) and longest-lifetime (temporal) orders and keeps
+// the smaller heap, TFLite tries greedy-by-size and greedy-by-breadth. No
+// order wins everywhere (docs/benchmarks.md: breadth wins on dense traces,
+// size on transformer schedules), so `portfolio` runs the four placements
+// and keeps the smallest arena, at the sum of their costs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memplan/Planner/GreedyAlgorithms.h"
+
+using namespace memplan;
+
+PlanResult memplan::planPortfolio(const Problem &problem) {
+  struct Member {
+    const char *name;
+    PlanResult (*run)(const Problem &);
+  };
+  static constexpr Member kMembers[] = {
+      {"greedy-by-size", planGreedyBySize},
+      {"best-fit", planBestFit},
+      {"greedy-by-breadth", planGreedyByBreadth},
+      {"greedy-by-lifetime", planGreedyByLifetime},
+  };
+  PlanResult best;
+  PortfolioSummary summary;
+  for (const Member &member : kMembers) {
+    PlanResult result = member.run(problem);
+    if (!result.ok())
+      return result; // a bad problem or an overflow fails every member
+    summary.arenas.emplace_back(member.name, result.solution.arenaSize);
+    if (summary.winner.empty() ||
+        result.solution.arenaSize < best.solution.arenaSize) {
+      best = std::move(result);
+      summary.winner = member.name;
+    }
+  }
+  best.solution.portfolio = std::move(summary);
+  return best;
+}
