@@ -14,31 +14,18 @@
 
 #include "memplan/Planner/GreedyAlgorithms.h"
 
+#include "BufferOrder.h"
 #include "OffsetPlacement.h"
-
-#include <algorithm>
-#include <numeric>
 
 using namespace memplan;
 
 PlanResult memplan::planBestFit(const Problem &problem) {
   if (std::string error = checkProblem(problem); !error.empty())
     return {{}, error};
-  const std::vector<Buffer> &buffers = problem.buffers;
-  auto length = [&](uint32_t id) {
-    return static_cast<uint64_t>(buffers[id].end) -
-           static_cast<uint64_t>(buffers[id].start);
-  };
-  std::vector<uint32_t> order(buffers.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    if (buffers[a].size != buffers[b].size)
-      return buffers[a].size > buffers[b].size;
-    if (length(a) != length(b))
-      return length(a) > length(b);
-    if (buffers[a].start != buffers[b].start)
-      return buffers[a].start < buffers[b].start;
-    return a < b;
-  });
-  return placeInOrder(problem, order);
+  return placeInOrder(
+      problem, orderBuffers(problem, [](const Buffer &a, const Buffer &b) {
+        if (a.size != b.size)
+          return a.size > b.size;
+        return lifetimeLength(a) > lifetimeLength(b);
+      }));
 }

@@ -36,6 +36,31 @@ inline std::vector<uint32_t> orderBySizeThenStart(const Problem &problem) {
   return order;
 }
 
+/// Positions a buffer is live for (end - start, without overflow).
+inline uint64_t lifetimeLength(const Buffer &buffer) {
+  return static_cast<uint64_t>(buffer.end) -
+         static_cast<uint64_t>(buffer.start);
+}
+
+/// Buffer indices sorted by `before(a, b)` on their buffers; ties that it
+/// leaves go to the earlier start, then the lower index.
+template <typename Before>
+std::vector<uint32_t> orderBuffers(const Problem &problem, Before before) {
+  const std::vector<Buffer> &buffers = problem.buffers;
+  std::vector<uint32_t> order(buffers.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    if (before(buffers[a], buffers[b]))
+      return true;
+    if (before(buffers[b], buffers[a]))
+      return false;
+    if (buffers[a].start != buffers[b].start)
+      return buffers[a].start < buffers[b].start;
+    return a < b;
+  });
+  return order;
+}
+
 } // namespace memplan
 
 #endif // MEMPLAN_LIB_PLANNER_BUFFERORDER_H
