@@ -20,22 +20,6 @@
 
 namespace memplan {
 
-/// Buffer indices by decreasing size, ties by earlier start, then by index
-/// (so the order, and every plan built from it, is deterministic).
-inline std::vector<uint32_t> orderBySizeThenStart(const Problem &problem) {
-  const std::vector<Buffer> &buffers = problem.buffers;
-  std::vector<uint32_t> order(buffers.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    if (buffers[a].size != buffers[b].size)
-      return buffers[a].size > buffers[b].size;
-    if (buffers[a].start != buffers[b].start)
-      return buffers[a].start < buffers[b].start;
-    return a < b;
-  });
-  return order;
-}
-
 /// Positions a buffer is live for (end - start, without overflow).
 inline uint64_t lifetimeLength(const Buffer &buffer) {
   return static_cast<uint64_t>(buffer.end) -
@@ -59,6 +43,14 @@ std::vector<uint32_t> orderBuffers(const Problem &problem, Before before) {
     return a < b;
   });
   return order;
+}
+
+/// Buffer indices by decreasing size, ties by earlier start, then by index
+/// (so the order, and every plan built from it, is deterministic).
+inline std::vector<uint32_t> orderBySizeThenStart(const Problem &problem) {
+  return orderBuffers(problem, [](const Buffer &a, const Buffer &b) {
+    return a.size > b.size;
+  });
 }
 
 } // namespace memplan

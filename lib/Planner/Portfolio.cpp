@@ -13,32 +13,26 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "memplan/Planner/GreedyAlgorithms.h"
+#include "memplan/Planner/Algorithms.h"
 
 using namespace memplan;
 
 PlanResult memplan::planPortfolio(const Problem &problem) {
-  struct Member {
-    const char *name;
-    PlanResult (*run)(const Problem &);
-  };
-  static constexpr Member kMembers[] = {
-      {"greedy-by-size", planGreedyBySize},
-      {"best-fit", planBestFit},
-      {"greedy-by-breadth", planGreedyByBreadth},
-      {"greedy-by-lifetime", planGreedyByLifetime},
-  };
+  static constexpr Algorithm kMembers[] = {
+      Algorithm::GreedyBySize, Algorithm::BestFit, Algorithm::GreedyByBreadth,
+      Algorithm::GreedyByLifetime};
   PlanResult best;
   PortfolioSummary summary;
-  for (const Member &member : kMembers) {
-    PlanResult result = member.run(problem);
+  for (Algorithm member : kMembers) {
+    PlanResult result = plan(problem, member);
     if (!result.ok())
       return result; // a bad problem or an overflow fails every member
-    summary.arenas.emplace_back(member.name, result.solution.arenaSize);
+    std::string name(getAlgorithmName(member));
+    summary.arenas.emplace_back(name, result.solution.arenaSize);
     if (summary.winner.empty() ||
         result.solution.arenaSize < best.solution.arenaSize) {
       best = std::move(result);
-      summary.winner = member.name;
+      summary.winner = name;
     }
   }
   best.solution.portfolio = std::move(summary);
