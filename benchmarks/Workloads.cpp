@@ -81,10 +81,9 @@ Problem bench::denseTrace(size_t count, uint64_t seed) {
       length = logUniform(16, 1024);
     else
       length = logUniform(positions / 10.0 + 1, positions * 0.7 + 2);
+    // start < positions, so the clipped end still lies past the start.
     buffer.end = std::min<int64_t>(positions,
                                    buffer.start + std::max<int64_t>(1, length));
-    if (buffer.end <= buffer.start)
-      buffer.end = buffer.start + 1;
     buffer.size = static_cast<uint64_t>(logUniform(64, 8 << 20));
     buffer.alignment = 64;
     problem.buffers.push_back(buffer);

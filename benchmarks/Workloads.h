@@ -32,7 +32,7 @@ Problem randomIntervals(size_t count, uint64_t seed);
 /// 25 % temporaries living 1-16 positions, 15 % living 16-1024 (log-uniform),
 /// 60 % long-lived, from 1/10 to 7/10 of the schedule (log-uniform, clipped
 /// at its end); sizes log-uniform from 64 bytes to 8 MiB; alignment 64.
-/// About 9,000 buffers are live at once at 60,000 buffers, so each one's
+/// 11,398 buffers are live at once at 60,000 buffers, so each one's
 /// lifetime intersects thousands of others: the hard case for placement.
 Problem denseTrace(size_t count, uint64_t seed);
 

@@ -35,7 +35,7 @@ constexpr AlgorithmInfo kAlgorithms[] = {
     {Algorithm::GreedyByLifetime, "greedy-by-lifetime",
      "longest-lived buffer first, the gap it fills best", planGreedyByLifetime},
     {Algorithm::Portfolio, "portfolio",
-     "the best of the four greedy placements (about 4x greedy-by-size)",
+     "the best of the four greedy placements (3-4x greedy-by-size's time)",
      planPortfolio},
     {Algorithm::Search, "search",
      "branch and bound from the best greedy plan, within a budget",
