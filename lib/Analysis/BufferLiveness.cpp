@@ -70,7 +70,8 @@ FailureOr<uint64_t> getBytesOrEmitError(Value value, Location loc,
 } // namespace
 
 FailureOr<BufferLiveness>
-BufferLiveness::compute(Region &body, const InPlacePolicy &inPlace) {
+BufferLiveness::compute(Region &body, const InPlacePolicy &inPlace,
+                        const DestinationPolicy &destinations) {
   BufferLiveness liveness;
   if (body.empty())
     return liveness;
@@ -126,6 +127,10 @@ BufferLiveness::compute(Region &body, const InPlacePolicy &inPlace) {
         std::max(lastUseOfBuffer[index], lastUse.lookup(value));
   };
 
+  // Results written into their operand's memory (KV-cache updates), and
+  // where: nothing may read the value they overwrite after that.
+  SmallVector<std::pair<OpResult, int64_t>> writesInPlace;
+
   for (Operation &op : block) {
     int64_t here = liveness.positions[&op];
     bool isConstant = op.hasTrait<OpTrait::ConstantLike>();
@@ -147,6 +152,9 @@ BufferLiveness::compute(Region &body, const InPlacePolicy &inPlace) {
       // A view joins its source, in the arena or outside it.
       if (std::optional<unsigned> aliased = getAliasedOperand(result)) {
         Value source = op.getOperand(*aliased);
+        auto planning = dyn_cast<BufferPlanningOpInterface>(op);
+        if (planning && planning.writesAliasedOperand(result.getResultNumber()))
+          writesInPlace.push_back({result, here});
         if (std::optional<unsigned> index = liveness.getBufferIndex(source)) {
           join(result, *index, BufferValue::Role::View);
           continue;
@@ -215,11 +223,66 @@ BufferLiveness::compute(Region &body, const InPlacePolicy &inPlace) {
     }
   }
 
+  // A write into an operand's memory destroys the value there: every value
+  // of that memory defined before the write must be dead after it.
+  for (auto [result, here] : writesInPlace) {
+    SmallVector<Value> sameMemory;
+    if (std::optional<unsigned> index = liveness.getBufferIndex(result)) {
+      for (const BufferValue &value : liveness.buffers[*index].values)
+        sameMemory.push_back(value.value);
+    } else if (liveness.isExternal(result)) {
+      unsigned external = liveness.externalOf.lookup(result);
+      for (auto [value, index] : liveness.externalOf)
+        if (index == external)
+          sameMemory.push_back(value);
+    }
+    for (Value value : sameMemory) {
+      Operation *defining = value.getDefiningOp();
+      bool definedBefore =
+          !defining || liveness.positions.lookup(
+                           block.findAncestorOpInBlock(*defining)) < here;
+      if (!definedBefore || lastUse.lookup(value) <= here)
+        continue;
+      Operation *reader = nullptr;
+      for (Operation *user : value.getUsers()) {
+        Operation *inBlock = block.findAncestorOpInBlock(*user);
+        if (inBlock && liveness.positions.lookup(inBlock) > here &&
+            (!reader || inBlock->isBeforeInBlock(reader)))
+          reader = inBlock;
+      }
+      InFlightDiagnostic diag =
+          reader->emitError()
+          << "reads a value that '" << result.getOwner()->getName()
+          << "' has already overwritten in place (it writes its result into "
+             "the memory of that operand)";
+      diag.attachNote(result.getOwner()->getLoc())
+          << "the write in place; to keep the old value, copy it before";
+      return failure();
+    }
+  }
+
   // A buffer lives until the last use of any value stored in it.
   for (unsigned index = 0; index < liveness.buffers.size(); ++index) {
     LiveBuffer &buffer = liveness.buffers[index];
     if (buffer.kind == LiveBuffer::Kind::Result)
       buffer.end = currentEnd(index) + 1;
+  }
+
+  // Returned values computed in the caller's buffers.
+  if (destinations && !block.empty() &&
+      block.back().hasTrait<OpTrait::IsTerminator>()) {
+    for (auto [resultIndex, returned] :
+         llvm::enumerate(block.back().getOperands())) {
+      std::optional<unsigned> index = liveness.getBufferIndex(returned);
+      if (!index)
+        continue; // external (an argument, a constant, a view of one)
+      LiveBuffer &buffer = liveness.buffers[*index];
+      ByteSize size = getByteSize(returned.getType());
+      if (buffer.destination || !size.ok() || buffer.bytes > size.bytes)
+        continue; // taken by an earlier result, or larger than this one
+      if (destinations(buffer.values.front().value, returned, resultIndex))
+        buffer.destination = resultIndex;
+    }
   }
   return liveness;
 }
@@ -243,7 +306,7 @@ Problem BufferLiveness::toProblem(uint64_t alignment) const {
   Problem problem;
   problem.buffers.reserve(buffers.size());
   for (const LiveBuffer &buffer : buffers)
-    problem.buffers.push_back(
-        {buffer.bytes, buffer.start, buffer.end, alignment});
+    problem.buffers.push_back({buffer.destination ? 0 : buffer.bytes,
+                               buffer.start, buffer.end, alignment});
   return problem;
 }

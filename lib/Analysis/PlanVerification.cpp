@@ -47,13 +47,34 @@ std::optional<int64_t> memplan::getRecordedOffset(Value value) {
 
 FailureOr<BufferLiveness>
 memplan::computePlannedLiveness(FunctionOpInterface function) {
-  // A result at its operand's offset, where in place is allowed, is in place.
+  // A result at its operand's offset (or in its operand's caller buffer),
+  // where in place is allowed, is in place.
   InPlacePolicy inPlace = [](OpResult result, unsigned operandIndex) {
+    Value operand = result.getOwner()->getOperand(operandIndex);
     std::optional<int64_t> offset = getRecordedOffset(result);
-    return offset && offset == getRecordedOffset(
-                                   result.getOwner()->getOperand(operandIndex));
+    std::optional<unsigned> destination = getRecordedDestination(result);
+    return (offset && offset == getRecordedOffset(operand)) ||
+           (destination && destination == getRecordedDestination(operand));
   };
-  return BufferLiveness::compute(function.getFunctionBody(), inPlace);
+  // A returned value's buffer is the caller's where the plan says so.
+  DestinationPolicy destinations = [](Value first, Value, unsigned index) {
+    return getRecordedDestination(first) == index;
+  };
+  return BufferLiveness::compute(function.getFunctionBody(), inPlace,
+                                 destinations);
+}
+
+std::optional<unsigned> memplan::getRecordedDestination(Value value) {
+  auto result = dyn_cast<OpResult>(value);
+  if (!result)
+    return std::nullopt;
+  Operation *op = result.getOwner();
+  DenseI64ArrayAttr destinations =
+      MemPlanDialect::DestinationsAttrHelper(op->getContext()).getAttr(op);
+  if (!destinations || destinations.size() <= result.getResultNumber() ||
+      destinations[result.getResultNumber()] < 0)
+    return std::nullopt;
+  return static_cast<unsigned>(destinations[result.getResultNumber()]);
 }
 
 namespace {
@@ -116,6 +137,12 @@ public:
   }
 
 private:
+  std::string describe(Value value) {
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    value.printAsOperand(os, state);
+    return name;
+  }
   std::string describe(const LiveBuffer &buffer) {
     if (buffer.kind == LiveBuffer::Kind::Scratch)
       return ("the scratch of '" + buffer.op->getName().getStringRef() + "'")
@@ -138,6 +165,28 @@ private:
       return static_cast<uint64_t>(offset.getInt());
     }
     Value owner = buffer.values.front().value;
+    if (buffer.destination) {
+      // In the caller's buffer: every value of it says so, none has an
+      // offset. It takes no arena bytes (toProblem).
+      for (const BufferValue &value : buffer.values) {
+        if (getRecordedDestination(value.value) == buffer.destination &&
+            !getRecordedOffset(value.value))
+          continue;
+        return value.value.getDefiningOp()->emitError()
+               << describe(value.value) << " shares the caller's buffer of "
+               << "result #" << *buffer.destination << " with "
+               << describe(buffer)
+               << " and must have that destination and no arena offset";
+      }
+      return uint64_t(0);
+    }
+    for (const BufferValue &value : buffer.values)
+      if (std::optional<unsigned> destination =
+              getRecordedDestination(value.value))
+        return value.value.getDefiningOp()->emitError()
+               << describe(value.value) << " has result destination #"
+               << *destination << ", but its buffer is not the one returned "
+               << "as that result";
     std::optional<int64_t> offset = getRecordedOffset(owner);
     if (!offset)
       return buffer.op->emitError()

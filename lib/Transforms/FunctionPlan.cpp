@@ -20,12 +20,16 @@ using namespace memplan;
 FailureOr<FunctionPlan> memplan::planFunction(FunctionOpInterface function,
                                               Algorithm algorithm,
                                               uint64_t alignment, bool inPlace,
+                                              bool resultsInCallerBuffers,
                                               const SearchOptions *search) {
   InPlacePolicy policy;
   if (inPlace)
     policy = [](OpResult, unsigned) { return true; };
+  DestinationPolicy destinations;
+  if (resultsInCallerBuffers)
+    destinations = [](Value, Value, unsigned) { return true; };
   FailureOr<BufferLiveness> liveness =
-      BufferLiveness::compute(function.getFunctionBody(), policy);
+      BufferLiveness::compute(function.getFunctionBody(), policy, destinations);
   if (failed(liveness))
     return failure();
 
@@ -76,26 +80,38 @@ void memplan::annotateFunction(const FunctionPlan &plan) {
   MLIRContext *context = function.getContext();
   Builder builder(context);
   MemPlanDialect::OffsetsAttrHelper offsetsAttr(context);
+  MemPlanDialect::DestinationsAttrHelper destinationsAttr(context);
   MemPlanDialect::ScratchOffsetAttrHelper scratchOffsetAttr(context);
   // Forget an older plan.
   function.getFunctionBody().walk([&](Operation *op) {
     op->removeAttr(offsetsAttr.getName());
+    op->removeAttr(destinationsAttr.getName());
     op->removeAttr(scratchOffsetAttr.getName());
   });
 
   const BufferLiveness &liveness = plan.liveness;
   for (Block &block : function.getFunctionBody()) {
     for (Operation &op : block) {
-      SmallVector<int64_t> offsets;
-      bool anyPlanned = false;
+      SmallVector<int64_t> offsets, destinations;
+      bool anyPlanned = false, anyDestination = false;
       for (Value result : op.getResults()) {
         std::optional<unsigned> index = liveness.getBufferIndex(result);
         anyPlanned |= index.has_value();
+        std::optional<unsigned> destination;
+        if (index)
+          destination = liveness.getBuffers()[*index].destination;
+        anyDestination |= destination.has_value();
         offsets.push_back(
-            index ? static_cast<int64_t>(plan.solution.offsets[*index]) : -1);
+            index && !destination
+                ? static_cast<int64_t>(plan.solution.offsets[*index])
+                : -1);
+        destinations.push_back(destination ? int64_t(*destination) : -1);
       }
       if (anyPlanned)
         offsetsAttr.setAttr(&op, builder.getDenseI64ArrayAttr(offsets));
+      if (anyDestination)
+        destinationsAttr.setAttr(&op,
+                                 builder.getDenseI64ArrayAttr(destinations));
     }
   }
   for (auto [index, buffer] : llvm::enumerate(liveness.getBuffers()))

@@ -40,7 +40,7 @@ struct FunctionPlan {
 /// validator rejects (an internal error: a plan is never written unchecked).
 mlir::FailureOr<FunctionPlan>
 planFunction(mlir::FunctionOpInterface function, Algorithm algorithm,
-             uint64_t alignment, bool inPlace,
+             uint64_t alignment, bool inPlace, bool resultsInCallerBuffers,
              const SearchOptions *search = nullptr);
 
 /// Plans `problem` with `algorithm` (and `search`) and proves the plan with

@@ -109,6 +109,8 @@ FailureOr<FunctionMemory> measure(FunctionOpInterface function) {
   if (failed(liveness))
     return failure();
   for (const LiveBuffer &buffer : liveness->getBuffers()) {
+    if (buffer.destination)
+      continue; // in the caller's result buffer: an output below
     memory.withoutReuse += buffer.bytes;
     ++memory.bufferCount;
     if (buffer.kind == LiveBuffer::Kind::Scratch)
@@ -117,13 +119,20 @@ FailureOr<FunctionMemory> measure(FunctionOpInterface function) {
              ResultRole::Gradient)
       memory.gradients += buffer.bytes;
   }
-  // The returned values (liveness accepted a body of one block).
+  // The caller's result buffers (liveness accepted a body of one block):
+  // each returned value that is not in an argument's memory (an updated KV
+  // cache is the caller's cache, counted above). Values computed in a result
+  // buffer take no arena bytes, so each byte is counted once.
   Region &body = function.getFunctionBody();
   if (!body.empty())
     if (Operation *terminator = body.front().getTerminator())
-      for (Value value : terminator->getOperands())
+      for (Value value : terminator->getOperands()) {
+        if (liveness->isExternal(value) &&
+            liveness->getExternal(value).kind == ExternalValue::Kind::Argument)
+          continue;
         if (ByteSize size = getByteSize(value.getType()); size.ok())
           memory.outputs += size.bytes;
+      }
   return memory;
 }
 

@@ -59,8 +59,9 @@ struct PlanOffsetsPass
     if (failed(forEachFunctionInParallel(
             &getContext(), functions,
             [&](size_t index, FunctionOpInterface function) {
-              FailureOr<FunctionPlan> plan = planFunction(
-                  function, algorithm, alignment, inPlace, &search);
+              FailureOr<FunctionPlan> plan =
+                  planFunction(function, algorithm, alignment, inPlace,
+                               resultsInCallerBuffers, &search);
               if (failed(plan))
                 return failure();
               annotateFunction(*plan);

@@ -44,13 +44,20 @@ void memplan::emitPlanRemark(const FunctionPlan &plan) {
   Region &body = function.getFunctionBody();
   if (!body.empty() && !body.front().empty())
     location = body.front().back().getLoc();
+  size_t inResultBuffers =
+      llvm::count_if(plan.liveness.getBuffers(), [](const LiveBuffer &buffer) {
+        return buffer.destination.has_value();
+      });
   InFlightDiagnostic remark = mlir::emitRemark(location);
   remark << "memplan: @" << function.getName() << ": arena "
          << plan.solution.arenaSize << " bytes, lower bound " << plan.lowerBound
          << " bytes (ratio " << ratioText << "), " << plan.bytesWithoutReuse
          << " bytes without reuse, " << plan.problem.buffers.size()
-         << " buffers, " << plan.liveness.getExternalBytes()
-         << " external bytes (" << algorithmName(plan) << ")";
+         << " buffers";
+  if (inResultBuffers)
+    remark << " (" << inResultBuffers << " in the caller's result buffers)";
+  remark << ", " << plan.liveness.getExternalBytes() << " external bytes ("
+         << algorithmName(plan) << ")";
   if (const auto &shared = plan.solution.sharedObjects)
     remark << "; " << shared->objectCount << " shared objects, "
            << shared->totalBytes << " bytes";
@@ -123,7 +130,10 @@ void memplan::writePlanReport(raw_ostream &os, ArrayRef<FunctionPlan> plans) {
           json.attribute("bytes", buffer.bytes);
           json.attribute("start", buffer.start);
           json.attribute("end", buffer.end);
-          json.attribute("offset", plan.solution.offsets[index]);
+          if (buffer.destination)
+            json.attribute("destination", *buffer.destination);
+          else
+            json.attribute("offset", plan.solution.offsets[index]);
           if (buffer.values.size() > 1)
             json.attributeArray("shared_with", [&] {
               for (const BufferValue &value :

@@ -3,11 +3,12 @@
 // checked in parallel where MLIR may use threads, with diagnostics in the
 // functions' order: the output is the same with one thread.
 
-// RUN: memplan-opt %s --plan-offsets --memplan-verify-plan --memplan-memory-report 2>&1 | FileCheck %s
-// RUN: memplan-opt %s --plan-offsets --memplan-verify-plan --memplan-memory-report > %t.threads 2>&1
-// RUN: memplan-opt %s --plan-offsets --memplan-verify-plan --memplan-memory-report --mlir-disable-threading > %t.one 2>&1
+// RUN: memplan-opt %s --plan-offsets=results-in-caller-buffers=false --memplan-verify-plan --memplan-memory-report 2>&1 | FileCheck %s
+// RUN: memplan-opt %s --plan-offsets=results-in-caller-buffers=false --memplan-verify-plan --memplan-memory-report > %t.threads 2>&1
+// RUN: memplan-opt %s --plan-offsets=results-in-caller-buffers=false --memplan-verify-plan --memplan-memory-report --mlir-disable-threading > %t.one 2>&1
 // RUN: diff %t.threads %t.one
 
+// Placements are those of the arena alone (results-in-caller-buffers=false).
 // The remarks, in program order.
 // CHECK: remark: memplan: @a: arena 2048 bytes
 // CHECK: remark: memplan: @b: arena 1024 bytes
@@ -31,7 +32,7 @@
 // CHECK: func.func @deep_g({{.*}} attributes {memplan.alignment = 256 : i64, memplan.arena_size = 2048 : i64
 
 // A plan broken in a nested module is found there.
-// RUN: memplan-opt %s --plan-offsets -o %t.planned.mlir 2>/dev/null
+// RUN: memplan-opt %s --plan-offsets=results-in-caller-buffers=false -o %t.planned.mlir 2>/dev/null
 // RUN: sed -e '/func.func @deep_g/ s/memplan.arena_size = 2048 : i64, memplan.lower_bound = 2048/memplan.arena_size = 1024 : i64, memplan.lower_bound = 1024/' %t.planned.mlir > %t.broken.mlir
 // RUN: not memplan-opt %t.broken.mlir --memplan-verify-plan 2>&1 | FileCheck %s --check-prefix=BROKEN
 // BROKEN: error: invalid plan: the arena size is 1024 but the buffers end at 2048

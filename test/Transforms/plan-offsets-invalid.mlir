@@ -82,3 +82,26 @@ func.func @two_blocks(%x: tensor<4xf32>) -> tensor<4xf32> {
 ^next:
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// A KV-cache update writes into its operand's memory; reading the old value
+// afterwards would read the new one. Refused, not planned.
+func.func @read_after_update(%c: tensor<1x2x8x4xf32>, %u: tensor<1x2x1x4xf32>, %p: index) -> tensor<1x2x8x4xf32> {
+  %0 = memplan.gelu %c : tensor<1x2x8x4xf32>
+  // expected-note @+1 {{the write in place; to keep the old value, copy it before}}
+  %1 = memplan.kv_cache_update %0, %u, %p : tensor<1x2x8x4xf32>, tensor<1x2x1x4xf32>
+  // expected-error @+1 {{reads a value that 'memplan.kv_cache_update' has already overwritten in place (it writes its result into the memory of that operand)}}
+  %2 = memplan.add %1, %0 : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32> -> tensor<1x2x8x4xf32>
+  return %2 : tensor<1x2x8x4xf32>
+}
+
+// -----
+
+// The same on the caller's cache, returned after its update.
+func.func @argument_read_after_update(%c: tensor<1x2x8x4xf32>, %u: tensor<1x2x1x4xf32>, %p: index) -> (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>) {
+  // expected-note @+1 {{the write in place}}
+  %0 = memplan.kv_cache_update %c, %u, %p : tensor<1x2x8x4xf32>, tensor<1x2x1x4xf32>
+  // expected-error @+1 {{reads a value that 'memplan.kv_cache_update' has already overwritten in place}}
+  return %0, %c : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>
+}

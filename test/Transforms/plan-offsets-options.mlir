@@ -1,17 +1,17 @@
 // Each option of --plan-offsets, on a diamond (four 1 KiB tensors, three live
 // at once) and a chain of 6-byte tensors.
 
-// RUN: memplan-opt %s --plan-offsets="algorithm=naive in-place=false" 2>&1 | FileCheck %s --check-prefix=NAIVE
-// RUN: memplan-opt %s --plan-offsets="algorithm=greedy-by-size in-place=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
-// RUN: memplan-opt %s --plan-offsets="algorithm=greedy-by-breadth in-place=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
-// RUN: memplan-opt %s --plan-offsets="algorithm=best-fit in-place=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
-// RUN: memplan-opt %s --plan-offsets="algorithm=shared-objects in-place=false" 2>&1 | FileCheck %s --check-prefix=SHARED
-// RUN: memplan-opt %s --plan-offsets="algorithm=greedy-by-lifetime in-place=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
-// RUN: memplan-opt %s --plan-offsets="algorithm=portfolio in-place=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
-// RUN: memplan-opt %s --plan-offsets="algorithm=portfolio in-place=false" 2>&1 | FileCheck %s --check-prefix=PORTFOLIO
-// RUN: memplan-opt %s --plan-offsets="alignment=4096 in-place=false" 2>&1 | FileCheck %s --check-prefix=ALIGN4096
-// RUN: memplan-opt %s --plan-offsets="alignment=1 in-place=false" 2>&1 | FileCheck %s --check-prefix=ALIGN1
-// RUN: memplan-opt %s --plan-offsets="in-place=false" 2>&1 | FileCheck %s --check-prefix=ALIGN256
+// RUN: memplan-opt %s --plan-offsets="algorithm=naive in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=NAIVE
+// RUN: memplan-opt %s --plan-offsets="algorithm=greedy-by-size in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
+// RUN: memplan-opt %s --plan-offsets="algorithm=greedy-by-breadth in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
+// RUN: memplan-opt %s --plan-offsets="algorithm=best-fit in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
+// RUN: memplan-opt %s --plan-offsets="algorithm=shared-objects in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=SHARED
+// RUN: memplan-opt %s --plan-offsets="algorithm=greedy-by-lifetime in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
+// RUN: memplan-opt %s --plan-offsets="algorithm=portfolio in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
+// RUN: memplan-opt %s --plan-offsets="algorithm=portfolio in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=PORTFOLIO
+// RUN: memplan-opt %s --plan-offsets="alignment=4096 in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=ALIGN4096
+// RUN: memplan-opt %s --plan-offsets="alignment=1 in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=ALIGN1
+// RUN: memplan-opt %s --plan-offsets="in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=ALIGN256
 
 // NAIVE: remark: memplan: @diamond: arena 4096 bytes, lower bound 3072 bytes (ratio 1.333), 4096 bytes without reuse, 4 buffers, 1024 external bytes (naive)
 // NAIVE-LABEL: func.func @diamond(%arg0

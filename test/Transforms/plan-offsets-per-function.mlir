@@ -9,10 +9,10 @@
 // RUN: diff %t.module %t.function
 // RUN: diff %t.module %t.one
 // RUN: FileCheck %s < %t.function
-// CHECK: remark: memplan: @a: arena 2048 bytes
-// CHECK: remark: memplan: @b: arena 1024 bytes
-// CHECK: func.func @a({{.*}} attributes {memplan.alignment = 256 : i64, memplan.arena_size = 2048 : i64
-// CHECK: func.func @b({{.*}} attributes {memplan.alignment = 256 : i64, memplan.arena_size = 1024 : i64
+// CHECK: remark: memplan: @a: arena 1024 bytes
+// CHECK: remark: memplan: @b: arena 0 bytes
+// CHECK: func.func @a({{.*}} attributes {memplan.alignment = 256 : i64, memplan.arena_size = 1024 : i64
+// CHECK: func.func @b({{.*}} attributes {memplan.alignment = 256 : i64, memplan.arena_size = 0 : i64
 
 // `any(...)` schedules them on every function of the module too.
 // RUN: memplan-opt %s --pass-pipeline='builtin.module(any(plan-offsets))' > %t.any 2>&1

@@ -3,6 +3,8 @@
 
 // The view %1 shares the matmul's buffer, the gelu is computed in place over
 // the attention output, and the attention's scratch is a buffer of its own.
+// The gelu's result is returned, so its buffer (with the attention output)
+// is the caller's buffer of result 0: a destination, not an offset.
 
 // CHECK:      {
 // CHECK-NEXT:   "functions": [
@@ -10,9 +12,9 @@
 // CHECK-NEXT:       "name": "block",
 // CHECK-NEXT:       "algorithm": "greedy-by-size",
 // CHECK-NEXT:       "alignment": 256,
-// CHECK-NEXT:       "arena_bytes": 2176,
-// CHECK-NEXT:       "lower_bound_bytes": 2176,
-// CHECK-NEXT:       "bytes_without_reuse": 2176,
+// CHECK-NEXT:       "arena_bytes": 1152,
+// CHECK-NEXT:       "lower_bound_bytes": 1152,
+// CHECK-NEXT:       "bytes_without_reuse": 1152,
 // CHECK-NEXT:       "external_bytes": 5120,
 // CHECK-NEXT:       "buffer_count": 3,
 // CHECK-NEXT:       "buffers": [
@@ -40,7 +42,7 @@
 // CHECK-NEXT:           "bytes": 1024,
 // CHECK-NEXT:           "start": 2,
 // CHECK-NEXT:           "end": 5,
-// CHECK-NEXT:           "offset": 1024,
+// CHECK-NEXT:           "destination": 0,
 // CHECK-NEXT:           "shared_with": [
 // CHECK-NEXT:             {
 // CHECK-NEXT:               "value": "%3",
@@ -55,7 +57,7 @@
 // CHECK-NEXT:           "bytes": 128,
 // CHECK-NEXT:           "start": 2,
 // CHECK-NEXT:           "end": 3,
-// CHECK-NEXT:           "offset": 2048
+// CHECK-NEXT:           "offset": 1024
 // CHECK-NEXT:         }
 // CHECK-NEXT:       ],
 // CHECK-NEXT:       "externals": [

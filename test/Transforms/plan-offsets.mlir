@@ -1,9 +1,13 @@
-// RUN: memplan-opt %s --plan-offsets -split-input-file 2>/dev/null | FileCheck %s
-// RUN: memplan-opt %s --plan-offsets=in-place=false -split-input-file 2>/dev/null | FileCheck %s --check-prefix=NOINPLACE
-// RUN: memplan-opt %s --plan-offsets -split-input-file 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// RUN: memplan-opt %s --plan-offsets=results-in-caller-buffers=false -split-input-file 2>/dev/null | FileCheck %s
+// RUN: memplan-opt %s --plan-offsets="in-place=false results-in-caller-buffers=false" -split-input-file 2>/dev/null | FileCheck %s --check-prefix=NOINPLACE
+// RUN: memplan-opt %s --plan-offsets=results-in-caller-buffers=false -split-input-file 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // Every plan written is proven again from the IR alone:
-// RUN: memplan-opt %s --plan-offsets --memplan-verify-plan -split-input-file 2>/dev/null | FileCheck %s --check-prefix=CHECK
-// RUN: memplan-opt %s --plan-offsets=in-place=false --memplan-verify-plan -split-input-file 2>/dev/null | FileCheck %s --check-prefix=NOINPLACE
+// RUN: memplan-opt %s --plan-offsets=results-in-caller-buffers=false --memplan-verify-plan -split-input-file 2>/dev/null | FileCheck %s --check-prefix=CHECK
+// RUN: memplan-opt %s --plan-offsets="in-place=false results-in-caller-buffers=false" --memplan-verify-plan -split-input-file 2>/dev/null | FileCheck %s --check-prefix=NOINPLACE
+
+// These checks pin placements in the arena, so returned values stay there
+// (results-in-caller-buffers=false); the default, results computed in the
+// caller's buffers, is tested in plan-offsets-destinations.mlir.
 
 // Every tensor here is 256 x f32 = 1024 bytes, a multiple of the default
 // alignment (256), so offsets are sums of sizes.

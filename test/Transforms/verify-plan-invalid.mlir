@@ -100,3 +100,26 @@ func.func @unplanned(%x: tensor<256xf32>) -> tensor<256xf32> {
   %0 = memplan.gelu %x : tensor<256xf32>
   return %0 : tensor<256xf32>
 }
+
+// -----
+
+// A destination on a value that is not the one returned there.
+func.func @destination_not_returned(%x: tensor<256xf32>) -> tensor<256xf32>
+    attributes {memplan.arena_size = 1024 : i64} {
+  // expected-error @+1 {{%0 has result destination #0, but its buffer is not the one returned as that result}}
+  %0 = memplan.gelu %x {memplan.destinations = array<i64: 0>} : tensor<256xf32>
+  %1 = memplan.relu %x {memplan.offsets = array<i64: 0>} : tensor<256xf32>
+  %2 = memplan.add %0, %1 {memplan.offsets = array<i64: 0>} : tensor<256xf32>, tensor<256xf32> -> tensor<256xf32>
+  return %2 : tensor<256xf32>
+}
+
+// -----
+
+// A value in place over one in the caller's buffer that records an offset.
+func.func @destination_and_offset(%x: tensor<256xf32>) -> tensor<256xf32>
+    attributes {memplan.arena_size = 1024 : i64} {
+  %0 = memplan.gelu %x {memplan.destinations = array<i64: 0>} : tensor<256xf32>
+  // expected-error @+1 {{%1 shares the caller's buffer of result #0 with %0 and must have that destination and no arena offset}}
+  %1 = memplan.relu %0 {memplan.destinations = array<i64: 0>, memplan.offsets = array<i64: 0>} : tensor<256xf32>
+  return %1 : tensor<256xf32>
+}

@@ -20,6 +20,13 @@
 //   (getInPlaceOperands) when no value in that buffer is used after this op
 //   and the buffer is large enough, if the caller's policy accepts it.
 // * An op's scratch bytes are a buffer live at that op only.
+// * Destination passing: a buffer holding a value the body returns (the
+//   terminator's operand #i) may be the caller's buffer of result #i instead
+//   of arena memory, if the caller's policy accepts it and the buffer is no
+//   larger than that result. It keeps its lifetime and values (so views and
+//   in-place results over it stay in the caller's buffer) and is planned
+//   with 0 arena bytes. Each result takes one buffer; a value returned twice
+//   is copied for the second result.
 // * Any other op with tensor results gets a fresh buffer for each.
 // * Memref values are an error: they alias and escape in ways that value
 //   liveness does not see (a select of two buffers, a pointer taken from
@@ -68,6 +75,9 @@ struct LiveBuffer {
   uint64_t bytes = 0;
   int64_t start = 0; ///< live on [start, end)
   int64_t end = 0;
+  /// The function result whose caller-owned buffer holds this buffer, if
+  /// it is not in the arena (destination passing).
+  std::optional<unsigned> destination;
 };
 
 /// A value outside the arena: a function argument or a constant, or a view
@@ -84,14 +94,22 @@ struct ExternalValue {
 using InPlacePolicy =
     std::function<bool(mlir::OpResult result, unsigned operandIndex)>;
 
+/// Decides whether the buffer that holds returned value `returned` (the
+/// terminator's operand `resultIndex`), whose first value is `first`, is
+/// the caller's result buffer. It is only asked when that is allowed.
+using DestinationPolicy = std::function<bool(
+    mlir::Value first, mlir::Value returned, unsigned resultIndex)>;
+
 class BufferLiveness {
 public:
   /// Analyses `body` (one block). Emits a diagnostic at the offending op or
   /// argument and fails on dynamic shapes, element types without a size,
   /// byte sizes that overflow 64 bits, and bodies of more than one block.
-  /// `inPlace` may be null: no in-place reuse.
-  static mlir::FailureOr<BufferLiveness> compute(mlir::Region &body,
-                                                 const InPlacePolicy &inPlace);
+  /// `inPlace` may be null: no in-place reuse. `destinations` may be null:
+  /// returned values stay in the arena.
+  static mlir::FailureOr<BufferLiveness>
+  compute(mlir::Region &body, const InPlacePolicy &inPlace,
+          const DestinationPolicy &destinations = nullptr);
 
   llvm::ArrayRef<LiveBuffer> getBuffers() const { return buffers; }
   llvm::ArrayRef<ExternalValue> getExternals() const { return externals; }
@@ -100,6 +118,10 @@ public:
   std::optional<unsigned> getBufferIndex(mlir::Value value) const;
   /// Whether `value` is (a view of) an argument or a constant.
   bool isExternal(mlir::Value value) const { return externalOf.count(value); }
+  /// The external value `value` is (a view of); isExternal(value) must hold.
+  const ExternalValue &getExternal(mlir::Value value) const {
+    return externals[externalOf.lookup(value)];
+  }
   /// The position of a top-level op of the body.
   int64_t getPosition(mlir::Operation *op) const {
     return positions.lookup(op);
@@ -110,7 +132,8 @@ public:
   /// Total bytes of the external values (views not counted twice).
   uint64_t getExternalBytes() const;
 
-  /// The planner's problem: one buffer per LiveBuffer, in the same order.
+  /// The planner's problem: one buffer per LiveBuffer, in the same order;
+  /// a buffer with a destination takes 0 arena bytes.
   Problem toProblem(uint64_t alignment) const;
 
 private:

@@ -36,9 +36,14 @@ getPlannedArenaSize(mlir::FunctionOpInterface function);
 /// The arena offset recorded for `value` by its defining op, if it has one.
 std::optional<int64_t> getRecordedOffset(mlir::Value value);
 
+/// The function result whose caller-owned buffer holds `value`, as recorded
+/// by its defining op (memplan.destinations), if it has one.
+std::optional<unsigned> getRecordedDestination(mlir::Value value);
+
 /// The lifetimes of `function` as its recorded plan shares buffers: a result
 /// at the offset of an operand that dies at its op, where in place is
-/// allowed, shares that operand's buffer.
+/// allowed, shares that operand's buffer; a returned value's buffer is the
+/// caller's where its first value records that destination.
 mlir::FailureOr<BufferLiveness>
 computePlannedLiveness(mlir::FunctionOpInterface function);
 

@@ -46,8 +46,12 @@ def PlanOffsets : Pass<"plan-offsets"> {
     validator, and writes it into the IR:
 
     * `memplan.offsets = array<i64: ...>` on every op with planned results
-      (-1 for results outside the arena: views of arguments, non-tensors),
-      `memplan.scratch_offset` on ops with scratch memory;
+      (-1 for results outside the arena: views of arguments, non-tensors,
+      values in a caller's result buffer), `memplan.scratch_offset` on ops
+      with scratch memory;
+    * `memplan.destinations = array<i64: ...>` on ops whose results are
+      computed in a caller's result buffer (destination passing, on unless
+      `results-in-caller-buffers=false`): the result's index, -1 for others;
     * `memplan.arena_size`, `memplan.lower_bound` and `memplan.alignment` on
       the function.
 
@@ -68,10 +72,11 @@ def PlanOffsets : Pass<"plan-offsets"> {
 
     ```mlir
     func.func @f(%x: tensor<256xf32>) -> tensor<256xf32>
-        attributes {memplan.alignment = 256 : i64, memplan.arena_size = 2048 : i64,
-                    memplan.lower_bound = 2048 : i64} {
+        attributes {memplan.alignment = 256 : i64, memplan.arena_size = 1024 : i64,
+                    memplan.lower_bound = 1024 : i64} {
       %0 = memplan.gelu %x {memplan.offsets = array<i64: 0>} : tensor<256xf32>
-      %1 = memplan.relu %0 {memplan.offsets = array<i64: 1024>} : tensor<256xf32>
+      %1 = memplan.relu %0 {memplan.destinations = array<i64: 0>,
+                            memplan.offsets = array<i64: -1>} : tensor<256xf32>
       return %1 : tensor<256xf32>
     }
     ```
@@ -84,6 +89,11 @@ def PlanOffsets : Pass<"plan-offsets"> {
     Option<"inPlace", "in-place", "bool", "true",
            "Let a result overwrite an operand that dies at its op, when the "
            "op allows it and the operand's buffer is large enough">,
+    Option<"resultsInCallerBuffers", "results-in-caller-buffers", "bool",
+           "true",
+           "Compute each returned value (and what shares its memory) in the "
+           "caller's buffer of that result, outside the arena "
+           "(memplan.destinations), instead of in the arena">,
     Option<"reportFile", "report", "std::string", "\"\"",
            "Write the plan as JSON to this file">,
     Option<"svgFile", "svg", "std::string", "\"\"",

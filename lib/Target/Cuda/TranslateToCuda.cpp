@@ -12,6 +12,7 @@
 
 #include "memplan/Target/Cuda/TranslateToCuda.h"
 
+#include "PlanContract.h"
 #include "memplan/Analysis/PlanVerification.h"
 #include "memplan/Dialect/MemPlan/IR/MemPlanOps.h"
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
@@ -22,6 +23,8 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -57,13 +60,36 @@ std::string doubleLiteral(double value) {
   return result;
 }
 
-/// A C identifier made of a symbol name.
+/// The C identifier that the names generated for function `name` start
+/// with (`<id>_run`, `<id>_arena_bytes`, ...): every character outside
+/// [A-Za-z0-9_] becomes '_', and `f_` goes in front of one that would start
+/// with a digit or an underscore (C++ reserves `_X` and `__` names). Two
+/// symbols can map to one identifier; translateToCuda rejects that.
 std::string identifierOf(StringRef name) {
   std::string result;
   for (char c : name)
-    result += (isalnum(static_cast<unsigned char>(c)) ? c : '_');
-  if (result.empty() || isdigit(static_cast<unsigned char>(result[0])))
+    result += (llvm::isAlnum(c) || c == '_') ? c : '_';
+  if (result.empty() || llvm::isDigit(result[0]) || result[0] == '_')
     result = "f_" + result;
+  return result;
+}
+
+/// `text` as printable ASCII that is safe inside a C++ comment or string
+/// literal: a backslash, a quote, '?' and every byte outside ' '..'~' become
+/// three-digit octal escapes (which, unlike \x, end where they should), so
+/// a symbol name cannot end a comment line or a literal.
+std::string escaped(StringRef text) {
+  std::string result;
+  for (char c : text) {
+    auto byte = static_cast<unsigned char>(c);
+    if (byte >= ' ' && byte <= '~' && c != '\\' && c != '"' && c != '?') {
+      result += c;
+      continue;
+    }
+    char octal[5];
+    snprintf(octal, sizeof(octal), "\\%03o", byte);
+    result += octal;
+  }
   return result;
 }
 
@@ -74,9 +100,11 @@ RankedTensorType tensorOf(Value value) {
 /// Writes one function.
 class FunctionEmitter {
 public:
-  FunctionEmitter(FunctionOpInterface function, raw_ostream &os)
-      : function(function), os(os), state(function),
-        name(identifierOf(function.getName())) {}
+  FunctionEmitter(FunctionOpInterface function, const PlanContract &contract,
+                  raw_ostream &os)
+      : function(function), contract(contract), os(os), state(function),
+        name(identifierOf(function.getName())),
+        symbol(escaped(function.getName())) {}
 
   LogicalResult emit();
   LogicalResult emitMain();
@@ -95,25 +123,34 @@ private:
   }
   /// The C expression of the memory holding `value`.
   FailureOr<std::string> pointerOf(Value value);
+  /// The value returned as result `index`.
+  Value returned(unsigned index) {
+    return function.getFunctionBody().front().getTerminator()->getOperand(
+        index);
+  }
+  /// Whether result `index` is in the memory of a caller's argument.
+  bool isArgumentResult(unsigned index) {
+    return contract.getPlace(returned(index)).kind == Place::Kind::Argument;
+  }
   /// A local array `const int64_t <name>[] = {...};`; returns its name.
   std::string shapeArray(ArrayRef<int64_t> values);
   std::string nameOf(Value value) {
     std::string text;
     llvm::raw_string_ostream stream(text);
     value.printAsOperand(stream, state);
-    return text;
+    return escaped(text);
   }
   void call(const std::string &expression) {
     os << "  MEMPLAN_CHECK(" << expression << ");\n";
   }
 
   FunctionOpInterface function;
+  const PlanContract &contract;
   raw_ostream &os;
   AsmState state;
-  std::string name;
+  std::string name;   ///< the C identifier of the function's names
+  std::string symbol; ///< its symbol name, escaped for comments and strings
   unsigned arrayCounter = 0;
-  /// Arguments some op writes into (KV caches): `void *`, not `const`.
-  llvm::SmallDenseSet<unsigned> writtenArguments;
 };
 
 FailureOr<std::string> FunctionEmitter::dtypeOf(Type type, Operation *op) {
@@ -135,19 +172,17 @@ FailureOr<std::string> FunctionEmitter::dtypeOf(Type type, Operation *op) {
 }
 
 FailureOr<std::string> FunctionEmitter::pointerOf(Value value) {
-  if (auto argument = dyn_cast<BlockArgument>(value))
-    return "arg" + std::to_string(argument.getArgNumber());
-  if (std::optional<int64_t> offset = getRecordedOffset(value))
-    return "(base + " + std::to_string(*offset) + ")";
-  Operation *op = value.getDefiningOp();
-  if (auto planning = dyn_cast<BufferPlanningOpInterface>(op))
-    if (std::optional<unsigned> aliased =
-            planning.getAliasedOperand(cast<OpResult>(value).getResultNumber()))
-      return pointerOf(op->getOperand(*aliased));
-  return op->emitError() << nameOf(value)
-                         << " has no memory in the plan (no offset in '"
-                         << MemPlanDialect::OffsetsAttrHelper::getNameStr()
-                         << "' and not a view)";
+  // Every tensor has a place the contract checked.
+  Place at = contract.getPlace(value);
+  switch (at.kind) {
+  case Place::Kind::Arena:
+    return "(base + " + std::to_string(at.offset) + ")";
+  case Place::Kind::Result:
+    return "result" + std::to_string(at.index);
+  case Place::Kind::Argument:
+    return "arg" + std::to_string(at.index);
+  }
+  llvm_unreachable("every location kind is handled");
 }
 
 std::string FunctionEmitter::shapeArray(ArrayRef<int64_t> values) {
@@ -158,30 +193,14 @@ std::string FunctionEmitter::shapeArray(ArrayRef<int64_t> values) {
 }
 
 LogicalResult FunctionEmitter::emitSignature() {
-  // Arguments a KV-cache update writes into.
-  function.walk([&](KVCacheUpdateOp update) {
-    Value cache = update.getCache();
-    while (auto result = dyn_cast<OpResult>(cache)) {
-      auto planning = dyn_cast<BufferPlanningOpInterface>(result.getOwner());
-      std::optional<unsigned> aliased =
-          planning ? planning.getAliasedOperand(result.getResultNumber())
-                   : std::nullopt;
-      if (!aliased)
-        break;
-      cache = result.getOwner()->getOperand(*aliased);
-    }
-    if (auto argument = dyn_cast<BlockArgument>(cache))
-      writtenArguments.insert(argument.getArgNumber());
-  });
-
   os << "extern \"C\" int " << name << "_run(mprt_context *ctx, void *arena";
   for (BlockArgument argument : function.getArguments()) {
     unsigned index = argument.getArgNumber();
     if (isa<IndexType>(argument.getType())) {
       os << ", int64_t arg" << index;
     } else if (isa<RankedTensorType>(argument.getType())) {
-      os << (writtenArguments.contains(index) ? ", void *arg"
-                                              : ", const void *arg")
+      os << (contract.writesArgument(index) ? ", void *arg"
+                                            : ", const void *arg")
          << index;
     } else {
       return emitError(argument.getLoc())
@@ -189,23 +208,19 @@ LogicalResult FunctionEmitter::emitSignature() {
              << " has no lowering: arguments are tensors or index";
     }
   }
-  for (auto [index, type] : llvm::enumerate(function.getResultTypes())) {
-    if (!isa<RankedTensorType>(type))
-      return function.emitError() << "result #" << index << " of type " << type
-                                  << " has no lowering: results are tensors";
-    os << ", void *result" << index;
-  }
+  // A result in the memory of an argument (an updated KV cache) is that
+  // argument: the caller has it, so it has no parameter of its own.
+  for (auto [index, type] : llvm::enumerate(function.getResultTypes()))
+    if (!isArgumentResult(index))
+      os << ", void *result" << index;
   os << ")";
   return success();
 }
 
 LogicalResult FunctionEmitter::emit() {
-  // The plan was proven (verifyFunctionPlan) before any code is written.
-  FailureOr<uint64_t> arena = getPlannedArenaSize(function);
-  if (failed(arena))
-    return failure();
-  int64_t arenaBytes = static_cast<int64_t>(*arena);
-  StringRef fn = function.getName();
+  // The plan was proven (PlanContract) before any code is written.
+  uint64_t arenaBytes = contract.getArenaBytes();
+  StringRef fn = symbol;
 
   os << "// ---- @" << fn << " "
      << std::string(std::max<int>(0, 70 - int(fn.size())), '-') << "\n\n";
@@ -247,19 +262,25 @@ LogicalResult FunctionEmitter::emit() {
 }
 
 LogicalResult FunctionEmitter::emitOp(Operation &op) {
-  // A comment with the value and its planned offset, then the call.
+  // A comment with the value and where the plan put it, then the call.
   if (!isa<func::ReturnOp>(op)) {
     os << "  // ";
     for (Value result : op.getResults())
       os << nameOf(result) << " ";
-    os << "= " << op.getName();
-    if (DenseI64ArrayAttr offsets =
-            MemPlanDialect::OffsetsAttrHelper(op.getContext()).getAttr(&op))
-      os << " at offset " << join(offsets.asArrayRef());
-    if (IntegerAttr scratch =
-            MemPlanDialect::ScratchOffsetAttrHelper(op.getContext())
-                .getAttr(&op))
-      os << ", scratch at " << scratch.getInt();
+    os << "= " << escaped(op.getName().getStringRef());
+    for (Value result : op.getResults()) {
+      if (!isa<RankedTensorType>(result.getType()))
+        continue;
+      Place at = contract.getPlace(result);
+      if (at.kind == Place::Kind::Arena)
+        os << " at offset " << at.offset;
+      else if (at.kind == Place::Kind::Result)
+        os << " in result " << at.index;
+      else
+        os << " in argument " << at.index;
+    }
+    if (std::optional<uint64_t> scratch = contract.getScratchOffset(&op))
+      os << ", scratch at " << *scratch;
     os << "\n";
   }
   auto pointer = [&](Value value) -> std::string {
@@ -279,10 +300,8 @@ LogicalResult FunctionEmitter::emitOp(Operation &op) {
     return result;
   };
   auto scratchOf = [&](Operation *owner) -> std::string {
-    IntegerAttr offset =
-        MemPlanDialect::ScratchOffsetAttrHelper(owner->getContext())
-            .getAttr(owner);
-    return offset ? "(base + " + std::to_string(offset.getInt()) + ")"
+    std::optional<uint64_t> offset = contract.getScratchOffset(owner);
+    return offset ? "(base + " + std::to_string(*offset) + ")"
                   : std::string("nullptr");
   };
 
@@ -553,10 +572,22 @@ LogicalResult FunctionEmitter::emitOp(Operation &op) {
       })
       .Case([&](func::ReturnOp ret) -> LogicalResult {
         for (auto [index, value] : llvm::enumerate(ret.getOperands())) {
+          Place at = contract.getPlace(value);
+          if (at.kind == Place::Kind::Result && at.index == index) {
+            os << "  // result " << index << " = " << nameOf(value)
+               << ", computed in the caller's buffer\n";
+            continue;
+          }
+          if (at.kind == Place::Kind::Argument) {
+            os << "  // result " << index << " = " << nameOf(value)
+               << ", the caller's argument " << at.index << "\n";
+            continue;
+          }
           std::string source = pointer(value);
           if (source.empty())
             return failure();
-          os << "  // result " << index << " = " << nameOf(value) << "\n";
+          os << "  // result " << index << " = " << nameOf(value)
+             << ", copied\n";
           call("mprt_copy(ctx, result" + std::to_string(index) + ", " + source +
                ", " + std::to_string(getByteSize(value.getType()).bytes) + ")");
         }
@@ -574,8 +605,7 @@ LogicalResult FunctionEmitter::emitOp(Operation &op) {
 }
 
 LogicalResult FunctionEmitter::emitMain() {
-  os << "// ---- main: a deterministic run of @" << function.getName()
-     << " ----\n\n";
+  os << "// ---- main: a deterministic run of @" << symbol << " ----\n\n";
   os << "#include <cstdio>\n#include <vector>\n\n";
   os << "#define MEMPLAN_MAIN_CHECK(call, what)                                "
         " \\\n"
@@ -632,6 +662,11 @@ LogicalResult FunctionEmitter::emitMain() {
   }
   for (auto [index, type] : llvm::enumerate(function.getResultTypes())) {
     std::string result = "result" + std::to_string(index);
+    if (isArgumentResult(index)) {
+      os << "  void *" << result << " = arg"
+         << contract.getPlace(returned(index)).index << ";\n";
+      continue;
+    }
     os << "  void *" << result << " = allocate(" << getByteSize(type).bytes
        << ");\n";
     os << "  if (!" << result
@@ -647,7 +682,7 @@ LogicalResult FunctionEmitter::emitMain() {
   os << "  MEMPLAN_MAIN_CHECK(" << name
      << "_arena_create(&arena), \"arena\");\n";
   os << "  MEMPLAN_MAIN_CHECK(" << name << "_run(" << callArgs << "), \"@"
-     << function.getName() << "\");\n";
+     << symbol << "\");\n";
   os << "  MEMPLAN_MAIN_CHECK(mprt_synchronize(ctx), \"synchronize\");\n";
   os << "  cudaMemGetInfo(&freeBytes, &totalBytes);\n";
   os << "  size_t after = totalBytes - freeBytes;\n";
@@ -686,16 +721,45 @@ LogicalResult FunctionEmitter::emitMain() {
 LogicalResult memplan::translateToCuda(Operation *module, raw_ostream &output,
                                        const CudaEmitterOptions &options) {
   SmallVector<FunctionOpInterface> functions;
-  module->walk([&](FunctionOpInterface function) {
-    if (!function.isExternal())
-      functions.push_back(function);
+  WalkResult walk = module->walk([&](FunctionOpInterface function) {
+    if (function.isExternal())
+      return WalkResult::advance();
+    if (function->getParentOp() != module) {
+      function.emitError("the CUDA lowering translates the functions of the "
+                         "top-level module; this one is in a nested module");
+      return WalkResult::interrupt();
+    }
+    functions.push_back(function);
+    return WalkResult::advance();
   });
-  // Check every plan before writing anything.
+  if (walk.wasInterrupted())
+    return failure();
+  // Every generated name is `<identifier>_<suffix>`, with suffixes none of
+  // which ends another, so distinct identifiers give distinct names.
+  llvm::StringMap<FunctionOpInterface> byIdentifier;
+  for (FunctionOpInterface function : functions) {
+    std::string identifier = identifierOf(function.getName());
+    auto [it, inserted] = byIdentifier.try_emplace(identifier, function);
+    if (inserted)
+      continue;
+    InFlightDiagnostic diag =
+        function.emitError()
+        << "the C names of this function would start with '" << identifier
+        << "', as those of another function do; rename one (symbols map to "
+           "C identifiers with every character outside [A-Za-z0-9_] as '_')";
+    diag.attachNote(it->second.getLoc()) << "the other function";
+    return diag;
+  }
+  // Check every plan before writing anything: the translator's own contract,
+  // then the planner's validator as a second, independent opinion.
+  SmallVector<PlanContract> contracts;
   for (FunctionOpInterface function : functions) {
     if (!function.getFunctionBody().hasOneBlock())
       return function.emitError("the CUDA lowering needs a body of one block");
-    if (failed(verifyFunctionPlan(function)))
+    FailureOr<PlanContract> contract = PlanContract::check(function);
+    if (failed(contract) || failed(verifyFunctionPlan(function)))
       return failure();
+    contracts.push_back(std::move(*contract));
   }
 
   std::string text;
@@ -716,20 +780,22 @@ LogicalResult memplan::translateToCuda(Operation *module, raw_ostream &output,
         "      return status_;                                                 "
         "\\\n"
         "  } while (0)\n\n";
-  FunctionOpInterface mainFunction;
-  for (FunctionOpInterface function : functions) {
-    if (failed(FunctionEmitter(function, os).emit()))
+  std::optional<size_t> mainFunction;
+  for (auto [index, function] : llvm::enumerate(functions)) {
+    if (failed(FunctionEmitter(function, contracts[index], os).emit()))
       return failure();
     if (options.emitMain && !mainFunction &&
         (options.mainFunction.empty() ||
          function.getName() == options.mainFunction))
-      mainFunction = function;
+      mainFunction = index;
   }
   if (options.emitMain) {
     if (!mainFunction)
       return module->emitError("no function with a body named '")
              << options.mainFunction << "' to run from main";
-    if (failed(FunctionEmitter(mainFunction, os).emitMain()))
+    if (failed(FunctionEmitter(functions[*mainFunction],
+                               contracts[*mainFunction], os)
+                   .emitMain()))
       return failure();
   }
   output << text;

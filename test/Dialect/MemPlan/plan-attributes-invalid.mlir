@@ -26,6 +26,30 @@ func.func @offsets_negative(%x: tensor<4xf32>) {
 
 // -----
 
+func.func @destinations_not_array(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'memplan.destinations' must be an array<i64> of result indices}}
+  %0 = memplan.gelu %x {memplan.destinations = 0 : i64} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @destinations_count(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'memplan.destinations' has 2 entries for 1 results}}
+  %0 = memplan.gelu %x {memplan.destinations = array<i64: 0, 0>} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @destinations_negative(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'memplan.destinations' has -2; entries are the index of a function result, or -1 for values not in a caller's result buffer}}
+  %0 = memplan.gelu %x {memplan.destinations = array<i64: -2>} : tensor<4xf32>
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'memplan.arena_size' must be a non-negative i64 integer, got -1 : i64}}
 func.func @arena_negative() attributes {memplan.arena_size = -1 : i64} {
   return

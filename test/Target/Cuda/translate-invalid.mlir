@@ -16,7 +16,7 @@ func.func @conflict(%x: tensor<256xf32>) -> tensor<256xf32>
     attributes {memplan.arena_size = 1024 : i64} {
   // expected-note @+1 {{%0 is defined here}}
   %0 = memplan.gelu %x {memplan.offsets = array<i64: 0>} : tensor<256xf32>
-  // expected-error @+1 {{memory conflict: %1 at bytes [0, 1024) overlaps %0 at bytes [0, 1024), and both are live during [1, 3)}}
+  // expected-error @+1 {{memory conflict: %1 at arena bytes [0, 1024) overlaps %0 at [0, 1024) while both are live, at op #1}}
   %1 = memplan.transpose %x permutation = [0] {memplan.offsets = array<i64: 0>} : tensor<256xf32> -> tensor<256xf32>
   %2 = memplan.add %0, %1 {memplan.offsets = array<i64: 0>} : tensor<256xf32>, tensor<256xf32> -> tensor<256xf32>
   return %2 : tensor<256xf32>

@@ -81,6 +81,23 @@ LogicalResult MemPlanDialect::verifyOperationAttribute(Operation *op,
                                   "outside the arena";
     return success();
   }
+  if (name == DestinationsAttrHelper::getNameStr()) {
+    auto destinations = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!destinations)
+      return op->emitError()
+             << "'" << name << "' must be an array<i64> of result indices";
+    if (destinations.size() != static_cast<int64_t>(op->getNumResults()))
+      return op->emitError()
+             << "'" << name << "' has " << destinations.size()
+             << " entries for " << op->getNumResults() << " results";
+    for (int64_t destination : destinations.asArrayRef())
+      if (destination < -1)
+        return op->emitError()
+               << "'" << name << "' has " << destination
+               << "; entries are the index of a function result, or -1 for "
+                  "values not in a caller's result buffer";
+    return success();
+  }
   if (name == ScratchOffsetAttrHelper::getNameStr())
     return verifyByteCount(op, attr);
   if (name == ArenaSizeAttrHelper::getNameStr() ||

@@ -582,6 +582,8 @@ LogicalResult ReshapeOp::verify() {
 }
 
 std::optional<unsigned> ReshapeOp::getAliasedOperand(unsigned) { return 0; }
+/// A view: it reads its operand's memory and writes nothing.
+bool ReshapeOp::writesAliasedOperand(unsigned) { return false; }
 
 LogicalResult ConcatOp::verify() {
   return verifyInferredResult(*this,

@@ -36,6 +36,7 @@ def MemPlan_Dialect : Dialect {
   let discardableAttrs = (ins
     // The plan of --plan-offsets.
     "::mlir::DenseI64ArrayAttr":$offsets,
+    "::mlir::DenseI64ArrayAttr":$destinations,
     "::mlir::IntegerAttr":$scratch_offset,
     "::mlir::IntegerAttr":$arena_size,
     "::mlir::IntegerAttr":$lower_bound,

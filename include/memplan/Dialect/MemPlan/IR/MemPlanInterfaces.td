@@ -26,6 +26,12 @@ def MemPlan_BufferPlanningOpInterface
       (a reshape, or an update written into an operand), the index of that
       operand. The result then gets no memory of its own and stretches the
       lifetime of the operand's buffer.
+    * `writesAliasedOperand(r)`: whether the op writes result `r` into the
+      memory of its aliased operand (a KV-cache update, an optimizer step in
+      place), so that the operand's old value is gone once the op has run;
+      false for a pure view (a reshape), which only reads it. Memory is only
+      sound if nothing reads the old value after such an op. By default any
+      aliased result is a write, the conservative answer.
     * `getInPlaceOperands(r)`: operands whose buffer result `r` may overwrite,
       element by element, when that operand has its last use at this op and its
       buffer is at least as large as the result. The op's kernel must read each
@@ -45,6 +51,16 @@ def MemPlan_BufferPlanningOpInterface
       /*args=*/(ins "unsigned":$resultIndex),
       /*methodBody=*/"",
       /*defaultImplementation=*/"return std::nullopt;">,
+    InterfaceMethod<
+      /*desc=*/"Whether result `resultIndex` is written into the memory of "
+               "its aliased operand (not a pure view).",
+      /*retTy=*/"bool",
+      /*methodName=*/"writesAliasedOperand",
+      /*args=*/(ins "unsigned":$resultIndex),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/
+        "return ::mlir::cast<::memplan::BufferPlanningOpInterface>("
+        "$_op.getOperation()).getAliasedOperand(resultIndex).has_value();">,
     InterfaceMethod<
       /*desc=*/"Operands whose buffer result `resultIndex` may overwrite.",
       /*retTy=*/"::llvm::SmallVector<unsigned>",

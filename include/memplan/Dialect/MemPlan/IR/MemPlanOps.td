@@ -304,7 +304,9 @@ def MemPlan_TransposeOp : MemPlan_Op<"transpose", [Pure, PlainBuffers,
   let hasVerifier = 1;
 }
 
-def MemPlan_ReshapeOp : MemPlan_Op<"reshape", [Pure, AliasingBuffers]> {
+def MemPlan_ReshapeOp : MemPlan_Op<"reshape", [Pure,
+    DeclareOpInterfaceMethods<MemPlan_BufferPlanningOpInterface,
+                              ["getAliasedOperand", "writesAliasedOperand"]>]> {
   let summary = "Reinterpret a tensor with another shape (a view, no copy)";
   let description = [{
     Same elements, same element type, same row-major order, another shape.

@@ -19,6 +19,13 @@
 //                                       result, -1 for results outside the
 //                                       arena (not shaped, or views of
 //                                       arguments or constants)
+//   memplan.destinations = array<i64: ...>
+//                                       on an op: for each result, the index
+//                                       of the function result whose
+//                                       caller-owned buffer holds it (its
+//                                       offset is then -1), or -1 (absent:
+//                                       all -1). Returned values are computed
+//                                       in the caller's buffer, not copied.
 //   memplan.scratch_offset = N : i64    on an op with scratch memory
 //   memplan.arena_size = N : i64        on a function: bytes of its arena
 //   memplan.lower_bound = N : i64       on a function: max bytes live at
