@@ -22,6 +22,8 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+# Scripts that tests run (Inputs/differential-run.sh) find memplan's tools.
+llvm_config.with_environment("PATH", config.memplan_tools_dir, append_path=True)
 tool_dirs = [config.memplan_tools_dir, config.llvm_tools_dir]
 tools = ["memplan-opt", "memplan-plan", "memplan-translate", "memplan-gen", "memplan-difftest"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
@@ -54,6 +56,9 @@ config.substitutions.append(("%bufferize_for_packing",
 # Programs of the differential execution test: fewer under the sanitizers,
 # where every fork copies the address sanitizer's shadow mappings.
 config.substitutions.append(("%difftest_count", "6" if config.sanitizer_flags else "30"))
+# Random graphs compiled and run by random-graphs.test (each compile takes
+# longer with the sanitizers).
+config.substitutions.append(("%random_graph_count", "3" if config.sanitizer_flags else "8"))
 if config.sanitizer_flags:
     config.available_features.add("sanitizers")
     config.substitutions.append(("%host_cxx", config.host_cxx + " " + config.sanitizer_flags))

@@ -266,7 +266,8 @@ __global__ void embeddingKernel(mprt_dtype dtype, const void *table,
     return;
   int64_t id = loadInteger(idDtype, ids, i / hidden);
   if (id < 0 || id >= vocab) {
-    *errorFlag = 1;
+    *errorFlag = 1; // reported by mprt_synchronize
+    store(dtype, out, i, 0.0f);
     return;
   }
   store(dtype, out, i, load(dtype, table, id * hidden + i % hidden));
@@ -456,8 +457,21 @@ void mprt_destroy(mprt_context *context) {
 
 int mprt_synchronize(mprt_context *context) {
   cudaError_t error = cudaStreamSynchronize(context->stream);
-  return error == cudaSuccess ? MPRT_OK
-                              : cudaFailed(context, error, "synchronize");
+  if (error != cudaSuccess)
+    return cudaFailed(context, error, "synchronize");
+  // Errors the kernels found since the last synchronisation.
+  int flag = 0;
+  error = cudaMemcpy(&flag, context->errorFlag, sizeof(int),
+                     cudaMemcpyDeviceToHost);
+  if (error != cudaSuccess)
+    return cudaFailed(context, error, "error flag read");
+  if (!flag)
+    return MPRT_OK;
+  error = cudaMemset(context->errorFlag, 0, sizeof(int));
+  if (error != cudaSuccess)
+    return cudaFailed(context, error, "error flag reset");
+  return invalid(context, "embedding id out of range (found on the device "
+                          "since the last mprt_synchronize)");
 }
 
 const char *mprt_status_string(int status) {
@@ -576,21 +590,9 @@ int mprt_embedding(mprt_context *context, mprt_dtype dtype, const void *table,
   embeddingKernel<<<blocksFor(count * hidden), kThreads, 0, context->stream>>>(
       dtype, table, idDtype, ids, out, count, vocab, hidden,
       context->errorFlag);
-  if (int status = launched(context, "embedding kernel"))
-    return status;
-  // Ids are data: check them before anything reads the result.
-  int flag = 0;
-  cudaError_t error = cudaMemcpyAsync(&flag, context->errorFlag, sizeof(int),
-                                      cudaMemcpyDeviceToHost, context->stream);
-  if (error == cudaSuccess)
-    error = cudaStreamSynchronize(context->stream);
-  if (error != cudaSuccess)
-    return cudaFailed(context, error, "embedding id check");
-  if (flag) {
-    cudaMemsetAsync(context->errorFlag, 0, sizeof(int), context->stream);
-    return invalid(context, "embedding id out of range");
-  }
-  return MPRT_OK;
+  // Ids are device data: the kernel flags a bad one and mprt_synchronize
+  // reports it, so the stream never waits here.
+  return launched(context, "embedding kernel");
 }
 
 int mprt_rope(mprt_context *context, mprt_dtype dtype, const void *in,

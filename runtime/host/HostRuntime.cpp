@@ -25,6 +25,9 @@ using namespace memplan::rt;
 
 struct mprt_context {
   const char *lastError = "";
+  /// An error found in data (an embedding id), reported by mprt_synchronize
+  /// as the CUDA runtime reports its device flag.
+  const char *deferredError = nullptr;
 };
 
 namespace {
@@ -67,7 +70,13 @@ int mprt_create(mprt_context **context) {
 
 void mprt_destroy(mprt_context *context) { delete context; }
 
-int mprt_synchronize(mprt_context *) { return MPRT_OK; }
+int mprt_synchronize(mprt_context *context) {
+  if (!context || !context->deferredError)
+    return MPRT_OK;
+  const char *message = context->deferredError;
+  context->deferredError = nullptr;
+  return invalid(context, message);
+}
 
 const char *mprt_status_string(int status) {
   switch (status) {
@@ -281,8 +290,16 @@ int mprt_embedding(mprt_context *context, mprt_dtype dtype, const void *table,
     return MPRT_ERROR_UNSUPPORTED;
   for (int64_t i = 0; i < count; ++i) {
     int64_t id = loadInteger(idDtype, ids, i);
-    if (id < 0 || id >= vocab)
-      return invalid(context, "embedding id out of range");
+    if (id < 0 || id >= vocab) {
+      // As on the device: a row of zeros, and the error at the next
+      // mprt_synchronize.
+      if (context)
+        context->deferredError = "embedding id out of range (found on the "
+                                 "device since the last mprt_synchronize)";
+      for (int64_t h = 0; h < hidden; ++h)
+        store(dtype, out, i * hidden + h, 0.0);
+      continue;
+    }
     for (int64_t h = 0; h < hidden; ++h)
       store(dtype, out, i * hidden + h, load(dtype, table, id * hidden + h));
   }

@@ -66,7 +66,13 @@ typedef struct mprt_context mprt_context;
 /* Creates a context on the current device (a cuBLAS handle and a stream). */
 int mprt_create(mprt_context **context);
 void mprt_destroy(mprt_context *context);
-/* Waits for everything queued on the context's stream. */
+/* Waits for everything queued on the context's stream, then reports the
+ * errors found on the device since the last call (an embedding id out of
+ * range) as MPRT_ERROR_INVALID_ARGUMENT, and clears them. No other call
+ * waits for the device: a step's kernels are queued without a host
+ * synchronisation between them (so a step can be captured in a CUDA graph),
+ * and its data-dependent errors surface here, at the caller's
+ * synchronisation point. */
 int mprt_synchronize(mprt_context *context);
 const char *mprt_status_string(int status);
 /* The message of the last CUDA or cuBLAS failure seen by this context. */
@@ -110,7 +116,10 @@ int mprt_norm(mprt_context *context, mprt_dtype dtype, int rms, const void *in,
               const void *gamma, const void *beta, void *out, int64_t rows,
               int64_t cols, double epsilon);
 
-/* out[i, :] = table[ids[i], :]; ids out of [0, vocab) are an error. */
+/* out[i, :] = table[ids[i], :]. An id out of [0, vocab) is an error that
+ * mprt_synchronize reports (ids are device data: checking them here would
+ * stall the stream); its row of out is zeros, and nothing outside the table
+ * is read. */
 int mprt_embedding(mprt_context *context, mprt_dtype dtype, const void *table,
                    mprt_dtype id_dtype, const void *ids, void *out,
                    int64_t count, int64_t vocab, int64_t hidden);
