@@ -30,19 +30,35 @@ FailureOr<uint64_t> memplan::getPlannedArenaSize(FunctionOpInterface function) {
   return static_cast<uint64_t>(arena.getInt());
 }
 
+/// Entry `value`'s result number of the per-result array attribute `attr`
+/// on its defining op, if there is one and it is not -1 (the sentinel both
+/// memplan.offsets and memplan.destinations use for "none").
+static std::optional<int64_t> getRecordedEntry(Value value,
+                                               DenseI64ArrayAttr attr) {
+  unsigned number = cast<OpResult>(value).getResultNumber();
+  if (!attr || attr.size() <= number || attr[number] < 0)
+    return std::nullopt;
+  return attr[number];
+}
+
 std::optional<int64_t> memplan::getRecordedOffset(Value value) {
-  auto result = dyn_cast<OpResult>(value);
-  if (!result)
+  Operation *op = value.getDefiningOp();
+  if (!op)
     return std::nullopt;
-  Operation *op = result.getOwner();
-  DenseI64ArrayAttr offsets =
-      MemPlanDialect::OffsetsAttrHelper(op->getContext()).getAttr(op);
-  if (!offsets || offsets.size() <= result.getResultNumber())
+  return getRecordedEntry(
+      value, MemPlanDialect::OffsetsAttrHelper(op->getContext()).getAttr(op));
+}
+
+std::optional<unsigned> memplan::getRecordedDestination(Value value) {
+  Operation *op = value.getDefiningOp();
+  if (!op)
     return std::nullopt;
-  int64_t offset = offsets[result.getResultNumber()];
-  if (offset < 0)
+  std::optional<int64_t> destination = getRecordedEntry(
+      value,
+      MemPlanDialect::DestinationsAttrHelper(op->getContext()).getAttr(op));
+  if (!destination)
     return std::nullopt;
-  return offset;
+  return static_cast<unsigned>(*destination);
 }
 
 FailureOr<BufferLiveness>
@@ -62,19 +78,6 @@ memplan::computePlannedLiveness(FunctionOpInterface function) {
   };
   return BufferLiveness::compute(function.getFunctionBody(), inPlace,
                                  destinations);
-}
-
-std::optional<unsigned> memplan::getRecordedDestination(Value value) {
-  auto result = dyn_cast<OpResult>(value);
-  if (!result)
-    return std::nullopt;
-  Operation *op = result.getOwner();
-  DenseI64ArrayAttr destinations =
-      MemPlanDialect::DestinationsAttrHelper(op->getContext()).getAttr(op);
-  if (!destinations || destinations.size() <= result.getResultNumber() ||
-      destinations[result.getResultNumber()] < 0)
-    return std::nullopt;
-  return static_cast<unsigned>(destinations[result.getResultNumber()]);
 }
 
 namespace {
@@ -147,10 +150,7 @@ private:
     if (buffer.kind == LiveBuffer::Kind::Scratch)
       return ("the scratch of '" + buffer.op->getName().getStringRef() + "'")
           .str();
-    std::string name;
-    llvm::raw_string_ostream os(name);
-    buffer.values.front().value.printAsOperand(os, state);
-    return name;
+    return describe(buffer.values.front().value);
   }
 
   FailureOr<uint64_t> getBufferOffset(const LiveBuffer &buffer) {
@@ -195,15 +195,11 @@ private:
              << MemPlanDialect::OffsetsAttrHelper::getNameStr() << "'";
     for (const BufferValue &value : ArrayRef(buffer.values).drop_front()) {
       std::optional<int64_t> other = getRecordedOffset(value.value);
-      if (other != offset) {
-        std::string name;
-        llvm::raw_string_ostream os(name);
-        value.value.printAsOperand(os, state);
+      if (other != offset)
         return value.value.getDefiningOp()->emitError()
-               << name << " shares the buffer of " << describe(buffer)
-               << " (a view) and must be at its offset " << *offset << ", not "
-               << (other ? *other : -1);
-      }
+               << describe(value.value) << " shares the buffer of "
+               << describe(buffer) << " (a view) and must be at its offset "
+               << *offset << ", not " << (other ? *other : -1);
     }
     return static_cast<uint64_t>(*offset);
   }

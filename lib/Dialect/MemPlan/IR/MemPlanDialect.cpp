@@ -62,42 +62,38 @@ static LogicalResult verifyLowerBoundWithinArena(Operation *op) {
                          << "): no arena is below its lower bound";
 }
 
+/// A plan's per-result array (memplan.offsets, memplan.destinations): an
+/// array<i64> of one entry per result, each >= 0 or -1 for "none".
+static LogicalResult verifyPerResultArray(Operation *op, NamedAttribute attr,
+                                          StringRef what, StringRef has,
+                                          StringRef rule) {
+  StringRef name = attr.getName().getValue();
+  auto entries = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+  if (!entries)
+    return op->emitError() << "'" << name << "' must be an array<i64> of "
+                           << what;
+  if (entries.size() != static_cast<int64_t>(op->getNumResults()))
+    return op->emitError() << "'" << name << "' has " << entries.size()
+                           << " entries for " << op->getNumResults()
+                           << " results";
+  for (int64_t entry : entries.asArrayRef())
+    if (entry < -1)
+      return op->emitError() << "'" << name << "' " << has << entry << rule;
+  return success();
+}
+
 LogicalResult MemPlanDialect::verifyOperationAttribute(Operation *op,
                                                        NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
-  if (name == OffsetsAttrHelper::getNameStr()) {
-    auto offsets = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
-    if (!offsets)
-      return op->emitError()
-             << "'" << name << "' must be an array<i64> of offsets";
-    if (offsets.size() != static_cast<int64_t>(op->getNumResults()))
-      return op->emitError()
-             << "'" << name << "' has " << offsets.size() << " entries for "
-             << op->getNumResults() << " results";
-    for (int64_t offset : offsets.asArrayRef())
-      if (offset < -1)
-        return op->emitError() << "'" << name << "' has offset " << offset
-                               << "; offsets are >= 0, or -1 for results "
-                                  "outside the arena";
-    return success();
-  }
-  if (name == DestinationsAttrHelper::getNameStr()) {
-    auto destinations = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
-    if (!destinations)
-      return op->emitError()
-             << "'" << name << "' must be an array<i64> of result indices";
-    if (destinations.size() != static_cast<int64_t>(op->getNumResults()))
-      return op->emitError()
-             << "'" << name << "' has " << destinations.size()
-             << " entries for " << op->getNumResults() << " results";
-    for (int64_t destination : destinations.asArrayRef())
-      if (destination < -1)
-        return op->emitError()
-               << "'" << name << "' has " << destination
-               << "; entries are the index of a function result, or -1 for "
-                  "values not in a caller's result buffer";
-    return success();
-  }
+  if (name == OffsetsAttrHelper::getNameStr())
+    return verifyPerResultArray(op, attr, "offsets", "has offset ",
+                                "; offsets are >= 0, or -1 for results "
+                                "outside the arena");
+  if (name == DestinationsAttrHelper::getNameStr())
+    return verifyPerResultArray(
+        op, attr, "result indices", "has ",
+        "; entries are the index of a function result, or -1 for values not "
+        "in a caller's result buffer");
   if (name == ScratchOffsetAttrHelper::getNameStr())
     return verifyByteCount(op, attr);
   if (name == ArenaSizeAttrHelper::getNameStr() ||
