@@ -250,6 +250,10 @@ BufferLiveness::compute(Region &body, const InPlacePolicy &inPlace,
             (!reader || inBlock->isBeforeInBlock(reader)))
           reader = inBlock;
       }
+      // lastUse counts the same users, so there is one; never dereference
+      // null if that ever changes.
+      if (!reader)
+        reader = result.getOwner();
       InFlightDiagnostic diag =
           reader->emitError()
           << "reads a value that '" << result.getOwner()->getName()

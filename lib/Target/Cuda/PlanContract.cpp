@@ -390,6 +390,8 @@ LogicalResult PlanContractChecker::checkWritesIntoOperands() {
               (!reader || positions.lookup(inBlock) < positions.lookup(reader)))
             reader = inBlock;
         }
+        if (!reader) // lastUse() counts the same users; defensive only
+          reader = &op;
         InFlightDiagnostic diag = reader->emitError()
                                   << "reads " << describe(value) << " after '"
                                   << op.getName() << "' wrote "
