@@ -19,14 +19,14 @@ Problem memplan::generateRandomProblem(std::mt19937_64 &rng,
   std::uniform_int_distribution<int64_t> start(0, shape.positions - 1);
   std::uniform_int_distribution<int64_t> length(1, shape.maxLength);
   std::uniform_int_distribution<uint64_t> size(shape.minSize, shape.maxSize);
-  std::uniform_int_distribution<int> alignmentShift(0, 8);
+  std::uniform_int_distribution<int> alignmentShift(0, shape.maxAlignmentShift);
   Problem problem;
   for (size_t i = 0; i < shape.count; ++i) {
     Buffer buffer;
     buffer.start = start(rng);
     buffer.end = buffer.start + length(rng);
     buffer.size = size(rng);
-    if (shape.someAligned && i % 3 == 0)
+    if (shape.someAligned && i % shape.alignedEvery == 0)
       buffer.alignment = uint64_t(1) << alignmentShift(rng);
     problem.buffers.push_back(buffer);
   }

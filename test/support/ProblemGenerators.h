@@ -30,6 +30,10 @@ struct RandomProblemShape {
   uint64_t minSize;
   uint64_t maxSize;
   bool someAligned;
+  /// With someAligned: every `alignedEvery`-th buffer (from the first) gets
+  /// an alignment of 2^k, k uniform in [0, maxAlignmentShift].
+  size_t alignedEvery = 3;
+  int maxAlignmentShift = 8;
 };
 
 /// A random problem of `shape`, drawn from `rng` (per buffer: start,

@@ -18,6 +18,7 @@
 
 #include "OffsetPlacement.h"
 
+#include "ProblemGenerators.h"
 #include "memplan/Planner/Problem.h"
 
 #include <gtest/gtest.h>
@@ -97,22 +98,14 @@ struct Shape {
   bool mixedAlignment;
 };
 
+/// Every buffer aligned to 2^k, k in [0, 12], where mixed; sizes from 0.
 Problem randomProblem(std::mt19937_64 &rng, const Shape &shape) {
-  std::uniform_int_distribution<int64_t> start(0, shape.positions - 1);
-  std::uniform_int_distribution<int64_t> length(1, shape.maxLength);
-  std::uniform_int_distribution<uint64_t> size(0, shape.maxSize);
-  std::uniform_int_distribution<int> alignmentLog(0, 12);
-  Problem problem;
-  for (size_t i = 0; i < shape.count; ++i) {
-    Buffer buffer;
-    buffer.start = start(rng);
-    buffer.end = buffer.start + length(rng);
-    buffer.size = size(rng);
-    buffer.alignment =
-        shape.mixedAlignment ? uint64_t(1) << alignmentLog(rng) : 1;
-    problem.buffers.push_back(buffer);
-  }
-  return problem;
+  RandomProblemShape generated{shape.count,     shape.positions,
+                               shape.maxLength, 0,
+                               shape.maxSize,   shape.mixedAlignment};
+  generated.alignedEvery = 1;
+  generated.maxAlignmentShift = 12;
+  return generateRandomProblem(rng, generated);
 }
 
 /// Decreasing size (greedy-by-size's order), and a random permutation.
