@@ -1,6 +1,8 @@
 // One BERT-base encoder layer (post-LN), a batch of 8 sequences of 512
 // tokens. Shapes of the real model: hidden 768, 12 heads of 64, FFN 3072,
 // LayerNorm epsilon 1e-12, f16. Weights use the [in, out] layout (x @ W + b).
+// Every matmul has the 32 MiB cuBLAS workspace NVIDIA recommends on Hopper
+// (workspace_bytes), planned in the arena while it runs.
 
 func.func @bert_base_layer(
     %x: tensor<8x512x768xf16>,
@@ -14,11 +16,11 @@ func.func @bert_base_layer(
     %ln2_g: tensor<768xf16>, %ln2_b: tensor<768xf16>)
     -> tensor<8x512x768xf16> {
   // Self-attention (bidirectional).
-  %q0 = memplan.matmul %x, %wq : tensor<8x512x768xf16>, tensor<768x768xf16> -> tensor<8x512x768xf16>
+  %q0 = memplan.matmul %x, %wq {workspace_bytes = 33554432 : i64} : tensor<8x512x768xf16>, tensor<768x768xf16> -> tensor<8x512x768xf16>
   %q1 = memplan.add %q0, %bq : tensor<8x512x768xf16>, tensor<768xf16> -> tensor<8x512x768xf16>
-  %k0 = memplan.matmul %x, %wk : tensor<8x512x768xf16>, tensor<768x768xf16> -> tensor<8x512x768xf16>
+  %k0 = memplan.matmul %x, %wk {workspace_bytes = 33554432 : i64} : tensor<8x512x768xf16>, tensor<768x768xf16> -> tensor<8x512x768xf16>
   %k1 = memplan.add %k0, %bk : tensor<8x512x768xf16>, tensor<768xf16> -> tensor<8x512x768xf16>
-  %v0 = memplan.matmul %x, %wv : tensor<8x512x768xf16>, tensor<768x768xf16> -> tensor<8x512x768xf16>
+  %v0 = memplan.matmul %x, %wv {workspace_bytes = 33554432 : i64} : tensor<8x512x768xf16>, tensor<768x768xf16> -> tensor<8x512x768xf16>
   %v1 = memplan.add %v0, %bv : tensor<8x512x768xf16>, tensor<768xf16> -> tensor<8x512x768xf16>
   %q2 = memplan.reshape %q1 : tensor<8x512x768xf16> -> tensor<8x512x12x64xf16>
   %k2 = memplan.reshape %k1 : tensor<8x512x768xf16> -> tensor<8x512x12x64xf16>
@@ -29,15 +31,15 @@ func.func @bert_base_layer(
   %a = memplan.attention %q, %k, %v : tensor<8x12x512x64xf16>, tensor<8x12x512x64xf16>, tensor<8x12x512x64xf16> -> tensor<8x12x512x64xf16>
   %at = memplan.transpose %a permutation = [0, 2, 1, 3] : tensor<8x12x512x64xf16> -> tensor<8x512x12x64xf16>
   %a2 = memplan.reshape %at : tensor<8x512x12x64xf16> -> tensor<8x512x768xf16>
-  %o0 = memplan.matmul %a2, %wo : tensor<8x512x768xf16>, tensor<768x768xf16> -> tensor<8x512x768xf16>
+  %o0 = memplan.matmul %a2, %wo {workspace_bytes = 33554432 : i64} : tensor<8x512x768xf16>, tensor<768x768xf16> -> tensor<8x512x768xf16>
   %o1 = memplan.add %o0, %bo : tensor<8x512x768xf16>, tensor<768xf16> -> tensor<8x512x768xf16>
   %r1 = memplan.add %x, %o1 : tensor<8x512x768xf16>, tensor<8x512x768xf16> -> tensor<8x512x768xf16>
   %h1 = memplan.layer_norm %r1, %ln1_g, %ln1_b {epsilon = 9.9999999999999998E-13} : tensor<8x512x768xf16>, tensor<768xf16>
   // Feed-forward.
-  %f0 = memplan.matmul %h1, %w1 : tensor<8x512x768xf16>, tensor<768x3072xf16> -> tensor<8x512x3072xf16>
+  %f0 = memplan.matmul %h1, %w1 {workspace_bytes = 33554432 : i64} : tensor<8x512x768xf16>, tensor<768x3072xf16> -> tensor<8x512x3072xf16>
   %f1 = memplan.add %f0, %b1 : tensor<8x512x3072xf16>, tensor<3072xf16> -> tensor<8x512x3072xf16>
   %f2 = memplan.gelu %f1 : tensor<8x512x3072xf16>
-  %f3 = memplan.matmul %f2, %w2 : tensor<8x512x3072xf16>, tensor<3072x768xf16> -> tensor<8x512x768xf16>
+  %f3 = memplan.matmul %f2, %w2 {workspace_bytes = 33554432 : i64} : tensor<8x512x3072xf16>, tensor<3072x768xf16> -> tensor<8x512x768xf16>
   %f4 = memplan.add %f3, %b2 : tensor<8x512x768xf16>, tensor<768xf16> -> tensor<8x512x768xf16>
   %r2 = memplan.add %h1, %f4 : tensor<8x512x768xf16>, tensor<8x512x768xf16> -> tensor<8x512x768xf16>
   %out = memplan.layer_norm %r2, %ln2_g, %ln2_b {epsilon = 9.9999999999999998E-13} : tensor<8x512x768xf16>, tensor<768xf16>

@@ -314,3 +314,10 @@ Problem BufferLiveness::toProblem(uint64_t alignment) const {
                                buffer.start, buffer.end, alignment});
   return problem;
 }
+
+bool LiveBuffer::isLibraryWorkspace() const {
+  if (kind != Kind::Scratch)
+    return false;
+  auto planning = dyn_cast<BufferPlanningOpInterface>(op);
+  return planning && planning.isScratchLibraryWorkspace();
+}

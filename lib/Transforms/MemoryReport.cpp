@@ -19,6 +19,7 @@
 #include "memplan/Dialect/MemPlan/IR/MemPlanInterfaces.h"
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
 #include "memplan/Dialect/MemPlan/IR/TypeByteSize.h"
+#include "memplan/Planner/Problem.h"
 #include "memplan/Support/OutputFiles.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -45,6 +46,11 @@ struct FunctionMemory {
            masterWeights = 0, otherArguments = 0;
   uint64_t arena = 0, lowerBound = 0, withoutReuse = 0, bufferCount = 0;
   uint64_t scratch = 0, gradients = 0, outputs = 0;
+  /// The largest math-library workspace one op takes, and how much the
+  /// workspaces add to the lower bound (the most bytes live at once with
+  /// them, less the most without them): the report's own line, so that a
+  /// total can be compared without the library's share.
+  uint64_t libraryWorkspace = 0, libraryWorkspaceAtPeak = 0;
 
   uint64_t total() const {
     return weights + kvCache + inputs + optimizerStates + masterWeights +
@@ -108,17 +114,28 @@ FailureOr<FunctionMemory> measure(FunctionOpInterface function) {
   FailureOr<BufferLiveness> liveness = computePlannedLiveness(function);
   if (failed(liveness))
     return failure();
-  for (const LiveBuffer &buffer : liveness->getBuffers()) {
+  // The same buffers without the library workspaces, for their share of the
+  // lower bound (sizes do not depend on the alignment).
+  Problem withWorkspaces = liveness->toProblem(/*alignment=*/1);
+  Problem withoutWorkspaces = withWorkspaces;
+  for (auto [index, buffer] : llvm::enumerate(liveness->getBuffers())) {
     if (buffer.destination)
       continue; // in the caller's result buffer: an output below
     memory.withoutReuse += buffer.bytes;
     ++memory.bufferCount;
-    if (buffer.kind == LiveBuffer::Kind::Scratch)
+    if (buffer.kind == LiveBuffer::Kind::Scratch) {
       memory.scratch += buffer.bytes;
-    else if (getResultRole(cast<OpResult>(buffer.values.front().value)) ==
-             ResultRole::Gradient)
+      if (buffer.isLibraryWorkspace()) {
+        memory.libraryWorkspace =
+            std::max(memory.libraryWorkspace, buffer.bytes);
+        withoutWorkspaces.buffers[index].size = 0;
+      }
+    } else if (getResultRole(cast<OpResult>(buffer.values.front().value)) ==
+               ResultRole::Gradient)
       memory.gradients += buffer.bytes;
   }
+  memory.libraryWorkspaceAtPeak =
+      computeLowerBound(withWorkspaces) - computeLowerBound(withoutWorkspaces);
   // The caller's result buffers (liveness accepted a body of one block):
   // each returned value that is not in an argument's memory (an updated KV
   // cache is the caller's cache, counted above). Values computed in a result
@@ -168,6 +185,8 @@ void printTable(raw_ostream &os, const FunctionMemory &m) {
   row("    lower bound", m.lowerBound);
   row("    without reuse", m.withoutReuse);
   row("    scratch buffers", m.scratch);
+  row("      library workspace (largest)", m.libraryWorkspace);
+  row("      library workspace at the peak", m.libraryWorkspaceAtPeak);
   row("    gradient buffers", m.gradients);
   row("  outputs (caller buffers)", m.outputs);
   row("  total", m.total());
@@ -201,6 +220,9 @@ void writeJson(raw_ostream &os, ArrayRef<FunctionMemory> functions) {
         json.attribute("bytes_without_reuse", m.withoutReuse);
         json.attribute("buffer_count", m.bufferCount);
         json.attribute("scratch_bytes", m.scratch);
+        json.attribute("library_workspace_bytes", m.libraryWorkspace);
+        json.attribute("library_workspace_at_peak_bytes",
+                       m.libraryWorkspaceAtPeak);
         json.attribute("gradient_bytes", m.gradients);
         json.attribute("output_bytes", m.outputs);
         json.attribute("total_bytes", m.total());

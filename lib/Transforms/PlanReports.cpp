@@ -123,7 +123,10 @@ void memplan::writePlanReport(raw_ostream &os, ArrayRef<FunctionPlan> plans) {
           bool scratch = buffer.kind == LiveBuffer::Kind::Scratch;
           json.objectBegin();
           json.attribute("id", static_cast<uint64_t>(index));
-          json.attribute("kind", scratch ? "scratch" : "result");
+          json.attribute("kind", !scratch ? "result"
+                                 : buffer.isLibraryWorkspace()
+                                     ? "library_workspace"
+                                     : "scratch");
           if (!scratch)
             json.attribute("value", nameOf(buffer.values.front().value, state));
           json.attribute("op", buffer.op->getName().getStringRef());
@@ -173,6 +176,10 @@ void memplan::writePlanSvg(raw_ostream &os, const FunctionPlan &plan) {
     std::string op = buffer.op->getName().getStringRef().str();
     if (auto generic = dyn_cast<GenericOp>(buffer.op))
       op = "op \"" + generic.getName().str() + "\"";
+    if (buffer.isLibraryWorkspace()) {
+      info.push_back({"library workspace", "library workspace of " + op});
+      continue;
+    }
     if (buffer.kind == LiveBuffer::Kind::Scratch) {
       info.push_back({"scratch", "scratch of " + op});
       continue;

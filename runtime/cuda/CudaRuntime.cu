@@ -514,6 +514,8 @@ int mprt_matmul(mprt_context *context, const mprt_matmul_desc *d,
                 size_t workspaceBytes) {
   if (!isFloat(d->dtype))
     return invalid(context, "matmul needs a float dtype");
+  if (!workspace && workspaceBytes)
+    return invalid(context, "matmul workspace is null but has bytes");
   cublasStatus_t status =
       cublasSetWorkspace(context->cublas, workspace, workspaceBytes);
   if (status != CUBLAS_STATUS_SUCCESS)

@@ -123,9 +123,17 @@ int mprt_copy(mprt_context *, void *dst, const void *src, size_t bytes) {
 }
 
 int mprt_matmul(mprt_context *context, const mprt_matmul_desc *desc,
-                const void *a, const void *b, void *c, void *, size_t) {
+                const void *a, const void *b, void *c, void *workspace,
+                size_t workspaceBytes) {
   if (!isFloat(desc->dtype))
     return invalid(context, "matmul needs a float dtype");
+  if (!workspace && workspaceBytes)
+    return invalid(context, "matmul workspace is null but has bytes");
+  // cuBLAS may write any byte of its workspace before it reads the
+  // operands; so does this runtime, so that a plan placing a live value in
+  // the workspace computes wrong results here, not only on a GPU.
+  if (workspaceBytes)
+    std::memset(workspace, 0xA5, workspaceBytes);
   const int64_t m = desc->m, n = desc->n, k = desc->k;
   // Accumulate a whole output before storing it, so `c` may not alias the
   // operands (the planner never makes it: matmul is not in place).

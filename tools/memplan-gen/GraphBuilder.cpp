@@ -101,9 +101,12 @@ SmallVector<Value> GraphBuilder::generic(StringRef name, ValueRange operands,
 }
 
 Value GraphBuilder::matmul(Value lhs, Value rhs, bool transposeRhs) {
-  Value result = MatmulOp::create(builder, loc, lhs, rhs,
-                                  /*transpose_lhs=*/false, transposeRhs,
-                                  /*workspace_bytes=*/nullptr);
+  IntegerAttr workspace = matmulWorkspace
+                              ? builder.getI64IntegerAttr(matmulWorkspace)
+                              : IntegerAttr();
+  Value result =
+      MatmulOp::create(builder, loc, lhs, rhs,
+                       /*transpose_lhs=*/false, transposeRhs, workspace);
   record([=, this] {
     Value dy = gradientOf(result);
     bool lhsGrad = needsGradient(lhs), rhsGrad = needsGradient(rhs);
@@ -119,8 +122,12 @@ Value GraphBuilder::matmul(Value lhs, Value rhs, bool transposeRhs) {
       types.push_back(rhs.getType());
       roles.push_back(gradientRole(isWeight(rhs)));
     }
-    SmallVector<Value> grads =
-        generic("matmul_backward", {dy, lhs, rhs}, types, roles);
+    // Its GEMMs run one after another on one library workspace.
+    SmallVector<Value> grads = generic("matmul_backward", {dy, lhs, rhs}, types,
+                                       roles, matmulWorkspace);
+    if (matmulWorkspace)
+      grads.front().getDefiningOp()->setAttr("library_workspace",
+                                             builder.getUnitAttr());
     if (lhsGrad)
       accumulate(lhs, grads.front());
     if (rhsGrad)

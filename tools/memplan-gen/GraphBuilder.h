@@ -43,6 +43,10 @@ public:
                        memplan::ArgumentRole role, llvm::StringRef name);
   mlir::Value indexArgument(llvm::StringRef name);
 
+  /// The math library's workspace every matmul (and every backward GEMM)
+  /// gets from now on, as planned scratch; 0: none.
+  void setMatmulWorkspace(int64_t bytes) { matmulWorkspace = bytes; }
+
   // Forward ops: result types follow the operands.
   mlir::Value matmul(mlir::Value lhs, mlir::Value rhs,
                      bool transposeRhs = false);
@@ -120,6 +124,7 @@ private:
   std::vector<memplan::ArgumentRole> argumentRoles;
   std::vector<std::string> argumentNames;
   bool recording = false;
+  int64_t matmulWorkspace = 0;
   std::vector<std::function<void()>> tape;
   llvm::DenseMap<mlir::Value, mlir::Value> gradients;
 };

@@ -416,6 +416,7 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
     if (c == '-')
       c = '_';
   GraphBuilder builder(context, name);
+  builder.setMatmulWorkspace(options.matmulWorkspace);
   TransformerGenerator generator(builder, options, *activation, *weight);
   if (options.mode == Mode::Train)
     builder.startRecording();

@@ -30,6 +30,8 @@ struct GeneratorOptions {
   std::string activationType = "f16"; ///< f32, bf16, f16
   Mode mode = Mode::Prefill;
   bool unfusedAttention = false;
+  /// Bytes of the math library's workspace (cuBLAS) given to every matmul.
+  int64_t matmulWorkspace = 0;
 };
 
 /// Builds the graph; on bad options returns null and sets `error`.

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GpuTarget.h"
 #include "ModelConfig.h"
 #include "TransformerGenerator.h"
 
@@ -62,6 +63,17 @@ static llvm::cl::opt<std::string> attentionKind(
     "attention",
     llvm::cl::desc("fused (default) or unfused (materialises S x S scores)"),
     llvm::cl::init("fused"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string> gpuName(
+    "gpu",
+    llvm::cl::desc("The GPU the graph is for, as sm_<capability> (sm_80, "
+                   "sm_90, ...): sets the default cuBLAS workspace"),
+    llvm::cl::init("sm_90"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> matmulWorkspace(
+    "matmul-workspace",
+    llvm::cl::desc("Bytes of cuBLAS workspace planned for every matmul "
+                   "(default: NVIDIA's recommendation for --gpu, 32 MiB on "
+                   "sm_90 and newer, 4 MiB before; 0: none)"),
+    llvm::cl::init(-1), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string>
     outputPath("o", llvm::cl::desc("Output file (default: stdout)"),
                llvm::cl::value_desc("file"), llvm::cl::init("-"),
@@ -107,6 +119,15 @@ int main(int argc, char **argv) {
   options.activationType = activationDtype;
   if (layers < 0 || batch < 0 || seq < 0 || kvLen < 0)
     return fail("layers, batch, seq and kv-len must be positive");
+  std::optional<int> capability = parseComputeCapability(gpuName);
+  if (!capability)
+    return fail("unknown GPU '" + gpuName +
+                "'; expected sm_<compute capability>, such as sm_80 or sm_90");
+  if (matmulWorkspace < -1)
+    return fail("matmul-workspace must be 0 or more bytes");
+  options.matmulWorkspace = matmulWorkspace >= 0
+                                ? int64_t(matmulWorkspace)
+                                : recommendedCublasWorkspace(*capability);
 
   mlir::MLIRContext context;
   context.loadDialect<memplan::MemPlanDialect, mlir::func::FuncDialect>();
@@ -128,7 +149,9 @@ int main(int argc, char **argv) {
                << (layers ? " --layers " + std::to_string(layers)
                           : std::string())
                << " --weight-dtype " << weightDtype << " --activation-dtype "
-               << activationDtype << " --attention " << attentionKind << "\n";
+               << activationDtype << " --attention " << attentionKind
+               << " --gpu " << gpuName << " --matmul-workspace "
+               << options.matmulWorkspace << "\n";
   module->print(output->os());
   output->os() << "\n";
   if (llvm::Error unwritten = memplan::keepOutput(*output))

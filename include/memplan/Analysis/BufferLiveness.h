@@ -78,6 +78,10 @@ struct LiveBuffer {
   /// The function result whose caller-owned buffer holds this buffer, if
   /// it is not in the arena (destination passing).
   std::optional<unsigned> destination;
+
+  /// Whether this is scratch that its op declares a math library's
+  /// workspace (BufferPlanningOpInterface::isScratchLibraryWorkspace).
+  bool isLibraryWorkspace() const;
 };
 
 /// A value outside the arena: a function argument or a constant, or a view

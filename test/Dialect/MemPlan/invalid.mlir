@@ -492,6 +492,14 @@ func.func @generic_scratch(%x: tensor<4xf32>) {
 
 // -----
 
+func.func @generic_library_workspace_without_scratch(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'memplan.op' op has library_workspace but no scratch: the workspace's bytes are its scratch}}
+  %0 = memplan.op "gemm"(%x) {library_workspace} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
 func.func @generic_aliases_count(%x: tensor<4xf32>) {
   // expected-error @+1 {{'memplan.op' op aliases has 2 entries for 1 results}}
   %0 = memplan.op "foo"(%x) {aliases = array<i64: 0, 0>} : (tensor<4xf32>) -> tensor<4xf32>

@@ -117,6 +117,8 @@ func.func @attention(%q: tensor<1x8x16x64xf16>, %k: tensor<1x2x32x64xf16>,
 func.func @generic(%x: tensor<8x16xf32>, %w: tensor<16x4xf32>, %gy: tensor<8x4xf32>) {
   // CHECK: memplan.op "matmul_backward"(%{{.*}}, %{{.*}}, %{{.*}}) {scratch = 4096 : i64} : (tensor<8x16xf32>, tensor<16x4xf32>, tensor<8x4xf32>) -> (tensor<8x16xf32>, tensor<16x4xf32>)
   %0:2 = memplan.op "matmul_backward"(%x, %w, %gy) {scratch = 4096 : i64} : (tensor<8x16xf32>, tensor<16x4xf32>, tensor<8x4xf32>) -> (tensor<8x16xf32>, tensor<16x4xf32>)
+  // CHECK: memplan.op "matmul_backward"(%{{.*}}, %{{.*}}, %{{.*}}) {library_workspace, scratch = 4096 : i64} : (tensor<8x16xf32>, tensor<16x4xf32>, tensor<8x4xf32>) -> (tensor<8x16xf32>, tensor<16x4xf32>)
+  %9:2 = memplan.op "matmul_backward"(%x, %w, %gy) {scratch = 4096 : i64, library_workspace} : (tensor<8x16xf32>, tensor<16x4xf32>, tensor<8x4xf32>) -> (tensor<8x16xf32>, tensor<16x4xf32>)
   // CHECK: memplan.op "adam"(%{{.*}}, %{{.*}}) {aliases = array<i64: 0, -1>} : (tensor<8x16xf32>, tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<4xf32>)
   %2:2 = memplan.op "adam"(%x, %x) {aliases = array<i64: 0, -1>} : (tensor<8x16xf32>, tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<4xf32>)
   // CHECK: memplan.op "adamw"() : () -> ()

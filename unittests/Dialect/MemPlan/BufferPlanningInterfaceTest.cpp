@@ -115,8 +115,10 @@ TEST_F(BufferPlanningInterfaceTest, ScratchBytes) {
       "%3 = memplan.gelu %x : tensor<4xf32>\n"
       "%4 = memplan.matmul %q, %q {transpose_rhs, workspace_bytes = 65536 : "
       "i64} : tensor<2x12x1024x64xf16>, tensor<2x12x1024x64xf16> -> "
-      "tensor<2x12x1024x1024xf16>");
-  ASSERT_EQ(ops.size(), 5u);
+      "tensor<2x12x1024x1024xf16>\n"
+      "%5 = memplan.op \"gemm\"(%x) {scratch = 1024 : i64, library_workspace} "
+      ": (tensor<4xf32>) -> tensor<4xf32>");
+  ASSERT_EQ(ops.size(), 6u);
   auto scratch = [&](int i) {
     FailureOr<uint64_t> bytes =
         cast<BufferPlanningOpInterface>(ops[i]).getScratchBytes();
@@ -128,6 +130,17 @@ TEST_F(BufferPlanningInterfaceTest, ScratchBytes) {
   EXPECT_EQ(scratch(2), 0u);
   EXPECT_EQ(scratch(3), 0u);
   EXPECT_EQ(scratch(4), 65536u);
+  EXPECT_EQ(scratch(5), 1024u);
+  // Whose scratch is a math library's workspace: a matmul's, and a generic
+  // op's that says so; an attention's and other generic ops' are their own.
+  auto workspace = [&](int i) {
+    return cast<BufferPlanningOpInterface>(ops[i]).isScratchLibraryWorkspace();
+  };
+  EXPECT_FALSE(workspace(0));
+  EXPECT_FALSE(workspace(1));
+  EXPECT_FALSE(workspace(3));
+  EXPECT_TRUE(workspace(4));
+  EXPECT_TRUE(workspace(5));
 }
 
 } // namespace

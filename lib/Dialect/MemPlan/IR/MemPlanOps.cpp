@@ -466,6 +466,8 @@ FailureOr<uint64_t> MatmulOp::getScratchBytes() {
   return workspace ? static_cast<uint64_t>(workspace.getInt()) : uint64_t(0);
 }
 
+bool MatmulOp::isScratchLibraryWorkspace() { return true; }
+
 //===----------------------------------------------------------------------===//
 // Activations and normalisation (results of the input's type)
 //===----------------------------------------------------------------------===//
@@ -706,6 +708,9 @@ std::optional<unsigned> KVCacheUpdateOp::getAliasedOperand(unsigned) {
 LogicalResult GenericOp::verify() {
   if (getName().empty())
     return emitOpError("needs a non-empty name");
+  if (getLibraryWorkspace() && !getScratchAttr())
+    return emitOpError("has library_workspace but no scratch: the workspace's "
+                       "bytes are its scratch");
   if (std::optional<ArrayRef<int64_t>> aliases = getAliases()) {
     if (aliases->size() != getNumResults())
       return emitOpError("aliases has ") << aliases->size() << " entries for "
@@ -739,6 +744,8 @@ FailureOr<uint64_t> GenericOp::getScratchBytes() {
   IntegerAttr scratch = getScratchAttr();
   return scratch ? static_cast<uint64_t>(scratch.getInt()) : uint64_t(0);
 }
+
+bool GenericOp::isScratchLibraryWorkspace() { return getLibraryWorkspace(); }
 
 #define GET_OP_CLASSES
 #include "memplan/Dialect/MemPlan/IR/MemPlanOps.cpp.inc"

@@ -7,7 +7,7 @@
 # bit-identical. Prints one line per seed and "all N identical" at the end;
 # exits 1 at the first difference.
 #
-#   differential-run.sh "CXX [FLAGS]" RUNTIME_INCLUDE RUNTIME_LIB WORKDIR FIRST COUNT [OPS] [BREAK]
+#   differential-run.sh "CXX [FLAGS]" RUNTIME_INCLUDE RUNTIME_LIB WORKDIR FIRST COUNT [OPS] [BREAK|BREAK-WORKSPACE]
 #
 # memplan-opt and memplan-translate are taken from PATH (lit puts the build's
 # there).
@@ -17,6 +17,9 @@
 # planning bug the contract would refuse, injected after it, in the C++):
 # the outputs must then differ. (The arena's size is a multiple of 256 and
 # its allocation has slack, so the last 4 bytes land in the heap block.)
+# With break-workspace, every planned matmul with a workspace is given its
+# left operand as the workspace (a plan that overlaps the two): the runtime
+# overwrites the workspace, so the outputs must differ.
 set -euo pipefail
 cxx=$1 include=$2 lib=$3 work=$4 first=$5 count=$6 ops=${7:-40}
 mode=${8:-}
@@ -36,6 +39,10 @@ for ((seed = first; seed < first + count; ++seed)); do
   if [[ $mode == break ]]; then
     # mprt_unary(ctx, op, dtype, in, out, count): "(base + N), COUNT));".
     sed -i 's/(base + \([0-9]*\)), \([0-9]*\)));$/(base + \1 + 4), \2));/' \
+      "$base.planned.cpp"
+  elif [[ $mode == break-workspace ]]; then
+    # mprt_matmul(ctx, &desc, a, b, c, workspace, bytes) with bytes > 0.
+    sed -i 's/mprt_matmul(ctx, &desc, \([^,]*\), \([^,]*\), \([^,]*\), [^,]*, \([1-9][0-9]*\)));$/mprt_matmul(ctx, \&desc, \1, \2, \3, (void *)(\1), \4));/' \
       "$base.planned.cpp"
   fi
   for variant in planned naive; do

@@ -2,8 +2,9 @@
 # Prints a random memplan graph (f32), deterministic in its seed, for the
 # differential run of random-graphs.test. Values are tensor<8x16xf32> ("A")
 # or tensor<16x8xf32> ("B"); ops: gelu, silu, relu, softmax (in place where
-# the planner may), add, mul, matmul by a weight argument, transpose, and
-# reshape (a view). Any earlier value may be read later, so lifetimes vary;
+# the planner may), add, mul, matmul by a weight argument (with a cuBLAS
+# workspace of 0, 256 or 512 bytes, which the host runtime overwrites as
+# cuBLAS may), transpose, and reshape (a view). Any earlier value may be read later, so lifetimes vary;
 # the function returns 1 to 3 values, possibly the same one twice, a view,
 # or an argument.
 #
@@ -43,7 +44,10 @@ for ((n = 0; n < ops; ++n)); do
      line="$result = memplan.mul $a, $pv : $t, $t -> $t" ;;
   6) pick "$s"
      if [[ $s == A ]]; then w="%wa : tensor<16x16xf32>"; else w="%wb : tensor<8x8xf32>"; fi
-     line="$result = memplan.matmul $pv, ${w%% :*} : $t, ${w##*: } -> $t" ;;
+     workspace=$((RANDOM % 3 * 256))
+     attributes=""
+     ((workspace)) && attributes=" {workspace_bytes = $workspace : i64}"
+     line="$result = memplan.matmul $pv, ${w%% :*}$attributes : $t, ${w##*: } -> $t" ;;
   7) pick "$s"; out=$(other "$s")
      line="$result = memplan.transpose $pv permutation = [1, 0] : $t -> $(type_of "$out")" ;;
   *) pick "$s"; out=$(other "$s")

@@ -4,10 +4,11 @@
 // See the LICENSE file at the root of the repository.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// The memory planner never looks at op names. It asks three questions through
-// this interface: does a result alias an operand (a view, no new memory), may a
-// result overwrite an operand that dies at this op (in-place reuse), and how
-// many scratch bytes does the op need while it runs.
+// The memory planner never looks at op names. It asks through this
+// interface: does a result alias an operand (a view, no new memory), may a
+// result overwrite an operand that dies at this op (in-place reuse), how many
+// scratch bytes does the op need while it runs, and is that scratch a math
+// library's workspace.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +39,11 @@ def MemPlan_BufferPlanningOpInterface
       element before it writes the same element.
     * `getScratchBytes()`: bytes of temporary device memory the op needs while
       it runs (freed when it ends), or failure if the count overflows 64 bits.
+    * `isScratchLibraryWorkspace()`: whether that scratch is a math library's
+      workspace (the cuBLAS workspace of a GEMM) rather than the op's own
+      temporaries. Planning treats both alike; the memory report shows the
+      library workspace on its own line, because it is the part of a step's
+      memory that depends on the library and the GPU, not on the model.
 
     Ops without this interface are planned conservatively: every result gets a
     fresh buffer, no in-place reuse, no scratch.
@@ -75,6 +81,13 @@ def MemPlan_BufferPlanningOpInterface
       /*args=*/(ins),
       /*methodBody=*/"",
       /*defaultImplementation=*/"return uint64_t(0);">,
+    InterfaceMethod<
+      /*desc=*/"Whether the op's scratch is a math library's workspace.",
+      /*retTy=*/"bool",
+      /*methodName=*/"isScratchLibraryWorkspace",
+      /*args=*/(ins),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/"return false;">,
   ];
 }
 

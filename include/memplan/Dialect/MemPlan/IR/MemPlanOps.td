@@ -57,7 +57,8 @@ defvar ResultTypeInferred = InferTypeOpAdaptor;
 
 def MemPlan_MatmulOp : MemPlan_Op<"matmul", [Pure, ResultTypeInferred,
     DeclareOpInterfaceMethods<MemPlan_BufferPlanningOpInterface,
-                              ["getScratchBytes"]>]> {
+                              ["getScratchBytes",
+                               "isScratchLibraryWorkspace"]>]> {
   let summary = "Batched matrix multiplication with transpose flags";
   let description = [{
     `result[..., m, n] = sum_k lhs[..., m, k] * rhs[..., k, n]`, where
@@ -70,7 +71,8 @@ def MemPlan_MatmulOp : MemPlan_Op<"matmul", [Pure, ResultTypeInferred,
 
     `workspace_bytes`, when set, is scratch memory for the matmul library
     (the cuBLAS workspace of the CUDA lowering), planned in the arena like
-    any scratch: live while the matmul runs.
+    any scratch: live while the matmul runs. memplan-gen sets it to the size
+    NVIDIA recommends for the target GPU (see docs/generator.md).
 
     ```mlir
     %y = memplan.matmul %x, %w : tensor<1x1024x768xf16>, tensor<768x3072xf16>
@@ -455,20 +457,25 @@ def MemPlan_KVCacheUpdateOp : MemPlan_Op<"kv_cache_update",
 
 def MemPlan_GenericOp : MemPlan_Op<"op", [
     DeclareOpInterfaceMethods<MemPlan_BufferPlanningOpInterface,
-                              ["getScratchBytes", "getAliasedOperand"]>]> {
+                              ["getScratchBytes", "getAliasedOperand",
+                               "isScratchLibraryWorkspace"]>]> {
   let summary = "Any other op: only its operand and result sizes matter";
   let description = [{
     Stands for an op memplan has no dedicated op for (a backward op, an
     optimizer step, a custom kernel): `name` says what it is, operands and
     results may have any types, and every result gets a fresh buffer. An
     optional `scratch` attribute gives the bytes of temporary memory it
-    needs while it runs. An optional `aliases` attribute, one entry per
+    needs while it runs; `library_workspace` says that this scratch is a math
+    library's workspace (the GEMMs of a `matmul_backward`), reported on its
+    own line like a matmul's `workspace_bytes`. An optional `aliases`
+    attribute, one entry per
     result, says that a result is written into an operand's memory (its
     index) instead of a fresh buffer (-1): an optimizer step updating weights
     and states in place, a cache written in place.
 
     ```mlir
-    %gx, %gw = memplan.op "matmul_backward"(%x, %w, %gy) {scratch = 4096 : i64}
+    %gx, %gw = memplan.op "matmul_backward"(%x, %w, %gy)
+                 {scratch = 4096 : i64, library_workspace}
                  : (tensor<8x16xf32>, tensor<16x4xf32>, tensor<8x4xf32>)
                  -> (tensor<8x16xf32>, tensor<16x4xf32>)
     %w2, %m2 = memplan.op "adam"(%w, %g, %m) {aliases = array<i64: 0, 2>}
@@ -478,6 +485,7 @@ def MemPlan_GenericOp : MemPlan_Op<"op", [
   }];
   let arguments = (ins StrAttr:$name, Variadic<AnyType>:$inputs,
                        OptionalAttr<MemPlan_ByteCount>:$scratch,
+                       UnitAttr:$library_workspace,
                        OptionalAttr<DenseI64ArrayAttr>:$aliases);
   let results = (outs Variadic<AnyType>:$results);
   let assemblyFormat = [{

@@ -1,0 +1,36 @@
+//===- GpuTarget.cpp - What a graph needs from the GPU it is for ----------===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The cuBLAS API reference (cublasSetWorkspace) recommends a user-provided
+// workspace of at least 4 MiB, the size of cuBLAS's own default pool, on
+// every GPU but Hopper, and 32 MiB on Hopper. PyTorch applies the 32 MiB to
+// every GPU of compute capability 9.0 and above (pytorch/pytorch#120925);
+// memplan does the same.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuTarget.h"
+
+using namespace memplan::gen;
+
+std::optional<int> memplan::gen::parseComputeCapability(llvm::StringRef gpu) {
+  if (!gpu.consume_front("sm_"))
+    return std::nullopt;
+  // An optional architecture-specific suffix (sm_90a, sm_100a) names the
+  // same GPUs.
+  if (gpu.ends_with("a") || gpu.ends_with("f"))
+    gpu = gpu.drop_back();
+  unsigned capability = 0;
+  if (gpu.size() < 2 || gpu.size() > 3 || gpu.getAsInteger(10, capability) ||
+      capability < 50)
+    return std::nullopt;
+  return static_cast<int>(capability);
+}
+
+int64_t memplan::gen::recommendedCublasWorkspace(int capability) {
+  constexpr int64_t kMiB = 1024 * 1024;
+  return capability >= 90 ? 32 * kMiB : 4 * kMiB;
+}
