@@ -96,7 +96,7 @@ run_suite() {
   log "$name: GoogleTest suite (ctest)"
   ctest --test-dir "$dir" --output-on-failure | tee "$ctest_log" || STATUS=1
 
-  local lit_passed lit_failed ctest_total ctest_failed
+  local lit_passed lit_failed ctest_total ctest_failed ctest_skipped
   lit_passed=$(count "$lit_log" '^ *Passed *:')
   lit_failed=$(count "$lit_log" '^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *:')
   ctest_total=$( (grep -E 'tests failed out of' "$ctest_log" || true) |
@@ -104,14 +104,16 @@ run_suite() {
   ctest_failed=$( (grep -E 'tests failed out of' "$ctest_log" || true) |
                   sed 's/.* \([0-9]*\) tests failed out of.*/\1/' |
                   awk '{s += $1} END {print s + 0}')
+  # Skipped tests (the `gpu` label without a GPU) are neither.
+  ctest_skipped=$( (grep -E '\(Skipped\)$' "$ctest_log" || true) | wc -l)
   rm -f "$lit_log" "$ctest_log"
   SUMMARY+=("$name lit:   $lit_passed passed, $lit_failed failed"
-            "$name ctest: $((ctest_total - ctest_failed)) passed, $ctest_failed failed")
+            "$name ctest: $((ctest_total - ctest_failed - ctest_skipped)) passed, $ctest_failed failed, $ctest_skipped skipped")
   if [ "$lit_passed" -eq 0 ] || [ "$ctest_total" -eq 0 ]; then
     echo "error: a $name suite ran no test" >&2
     STATUS=1
   fi
-  TOTAL_PASSED=$((TOTAL_PASSED + lit_passed + ctest_total - ctest_failed))
+  TOTAL_PASSED=$((TOTAL_PASSED + lit_passed + ctest_total - ctest_failed - ctest_skipped))
   TOTAL_FAILED=$((TOTAL_FAILED + lit_failed + ctest_failed))
 }
 

@@ -17,6 +17,7 @@ config.test_exec_root = os.path.join(config.memplan_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%examples", os.path.join(config.memplan_src_root, "examples")))
 config.substitutions.append(("%memplan_src_root", config.memplan_src_root))
+config.substitutions.append(("%memplan_tools_dir", config.memplan_tools_dir))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

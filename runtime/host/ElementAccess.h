@@ -14,6 +14,7 @@
 #ifndef MEMPLAN_RUNTIME_HOST_ELEMENTACCESS_H
 #define MEMPLAN_RUNTIME_HOST_ELEMENTACCESS_H
 
+#include "../common/ElementSemantics.h"
 #include "memplan/runtime/Runtime.h"
 
 #include <cmath>
@@ -149,15 +150,13 @@ inline int64_t loadInteger(mprt_dtype dtype, const void *data, int64_t i) {
 /// Stores with saturation to the integer type's range.
 inline void storeInteger(mprt_dtype dtype, void *data, int64_t i,
                          int64_t value) {
-  auto clamp = [&](int64_t lo, int64_t hi) {
-    return value < lo ? lo : value > hi ? hi : value;
-  };
+  value = saturate(dtype, value);
   switch (dtype) {
   case MPRT_I8:
-    static_cast<int8_t *>(data)[i] = int8_t(clamp(-128, 127));
+    static_cast<int8_t *>(data)[i] = int8_t(value);
     return;
   case MPRT_I32:
-    static_cast<int32_t *>(data)[i] = int32_t(clamp(INT32_MIN, INT32_MAX));
+    static_cast<int32_t *>(data)[i] = int32_t(value);
     return;
   case MPRT_I64:
     static_cast<int64_t *>(data)[i] = value;
@@ -165,17 +164,6 @@ inline void storeInteger(mprt_dtype dtype, void *data, int64_t i,
   default:
     return;
   }
-}
-
-/// Float to integer: round to nearest even, saturate; NaN becomes 0.
-inline int64_t saturatingRound(double value) {
-  if (std::isnan(value))
-    return 0;
-  if (value >= 9.2233720368547758e18)
-    return INT64_MAX;
-  if (value <= -9.2233720368547758e18)
-    return INT64_MIN;
-  return static_cast<int64_t>(std::nearbyint(value));
 }
 
 } // namespace memplan::rt

@@ -13,6 +13,7 @@
 
 #include "memplan/runtime/Runtime.h"
 
+#include "../common/ElementSemantics.h"
 #include "ElementAccess.h"
 
 #include <algorithm>
@@ -25,9 +26,10 @@ using namespace memplan::rt;
 
 struct mprt_context {
   const char *lastError = "";
-  /// An error found in data (an embedding id), reported by mprt_synchronize
-  /// as the CUDA runtime reports its device flag.
-  const char *deferredError = nullptr;
+  /// Errors found in data (DataError bits: an embedding id, an integer
+  /// division by zero), reported by mprt_synchronize as the CUDA runtime
+  /// reports its device word.
+  int dataErrors = 0;
 };
 
 namespace {
@@ -54,11 +56,6 @@ int64_t countOf(const int64_t *shape, int rank) {
   return count;
 }
 
-float gelu(float x) {
-  const float k = 0.7978845608028654f; // sqrt(2 / pi)
-  return 0.5f * x * (1.0f + std::tanh(k * (x + 0.044715f * x * x * x)));
-}
-
 } // namespace
 
 extern "C" {
@@ -71,10 +68,10 @@ int mprt_create(mprt_context **context) {
 void mprt_destroy(mprt_context *context) { delete context; }
 
 int mprt_synchronize(mprt_context *context) {
-  if (!context || !context->deferredError)
+  if (!context || !context->dataErrors)
     return MPRT_OK;
-  const char *message = context->deferredError;
-  context->deferredError = nullptr;
+  const char *message = dataErrorMessage(context->dataErrors);
+  context->dataErrors = 0;
   return invalid(context, message);
 }
 
@@ -198,24 +195,12 @@ int mprt_binary(mprt_context *context, mprt_binary_op op, mprt_dtype dtype,
       }
       store(dtype, out, i, r);
     } else {
-      int64_t x = loadInteger(dtype, a, ai), y = loadInteger(dtype, b, bi);
-      int64_t r = 0;
-      switch (op) {
-      case MPRT_ADD:
-        r = x + y;
-        break;
-      case MPRT_SUB:
-        r = x - y;
-        break;
-      case MPRT_MUL:
-        r = x * y;
-        break;
-      case MPRT_DIV:
-        if (y == 0)
-          return invalid(context, "integer division by zero");
-        r = x / y;
-        break;
-      }
+      // As on the device: x / 0 is 0, reported at mprt_synchronize.
+      int errors = 0;
+      int64_t r = integerBinary(op, loadInteger(dtype, a, ai),
+                                loadInteger(dtype, b, bi), errors);
+      if (errors && context)
+        context->dataErrors |= errors;
       storeInteger(dtype, out, i, r);
     }
   }
@@ -302,8 +287,7 @@ int mprt_embedding(mprt_context *context, mprt_dtype dtype, const void *table,
       // As on the device: a row of zeros, and the error at the next
       // mprt_synchronize.
       if (context)
-        context->deferredError = "embedding id out of range (found on the "
-                                 "device since the last mprt_synchronize)";
+        context->dataErrors |= kEmbeddingIdOutOfRange;
       for (int64_t h = 0; h < hidden; ++h)
         store(dtype, out, i * hidden + h, 0.0);
       continue;
@@ -318,14 +302,16 @@ int mprt_rope(mprt_context *, mprt_dtype dtype, const void *in,
               mprt_dtype positionDtype, const void *positions, void *out,
               int64_t batch, int64_t seq, int64_t heads, int64_t headDim,
               double theta) {
+  std::vector<float> inverseFrequency(static_cast<size_t>(headDim / 2));
+  for (int64_t i = 0; i < headDim / 2; ++i)
+    inverseFrequency[size_t(i)] = ropeInverseFrequency(i, headDim, theta);
   for (int64_t b = 0; b < batch; ++b)
     for (int64_t s = 0; s < seq; ++s) {
-      double position = double(loadInteger(positionDtype, positions, s));
+      float position = float(loadInteger(positionDtype, positions, s));
       for (int64_t h = 0; h < heads; ++h)
         for (int64_t i = 0; i < headDim / 2; ++i) {
           int64_t base = ((b * seq + s) * heads + h) * headDim + 2 * i;
-          float angle =
-              float(position * std::pow(theta, -2.0 * double(i) / headDim));
+          float angle = position * inverseFrequency[size_t(i)];
           float c = std::cos(angle), sn = std::sin(angle);
           float x0 = load(dtype, in, base), x1 = load(dtype, in, base + 1);
           store(dtype, out, base, x0 * c - x1 * sn);
@@ -452,7 +438,8 @@ int mprt_attention(mprt_context *context, const mprt_attention_desc *d,
         stats[2 * row] = maximum;
         stats[2 * row + 1] = sum;
         for (int64_t c = 0; c < d->v_dim; ++c)
-          store(d->dtype, out, row * d->v_dim + c, accumulator[c] / sum);
+          store(d->dtype, out, row * d->v_dim + c,
+                attentionOutput(accumulator[c], sum));
       }
     }
   return MPRT_OK;

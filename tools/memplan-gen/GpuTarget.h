@@ -1,4 +1,4 @@
-//===- GpuTarget.h - What a graph needs from the GPU it is for --*- C++ -*-===//
+//===- GpuTarget.h - What a graph needs from its GPU ------------*- C++ -*-===//
 //
 // Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
 // See the LICENSE file at the root of the repository.

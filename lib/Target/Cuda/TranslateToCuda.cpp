@@ -629,8 +629,17 @@ LogicalResult FunctionEmitter::emitMain() {
         "in use and a checksum\n/// of every result, and with a path "
         "argument writes the results there.\n";
   os << "int main(int argc, char **argv) {\n";
+  // Device memory by stage: after the CUDA context exists (cudaMemGetInfo
+  // creates it), after mprt_create (the cuBLAS handle, the stream, the
+  // error word), after the arguments and results, after the arena and the
+  // run. What the step asked for, in bytes, is printed beside each.
+  os << "  size_t freeBytes = 0, totalBytes = 0;\n";
+  os << "  cudaMemGetInfo(&freeBytes, &totalBytes);\n";
+  os << "  size_t atStart = totalBytes - freeBytes;\n";
   os << "  mprt_context *ctx = nullptr;\n";
   os << "  MEMPLAN_MAIN_CHECK(mprt_create(&ctx), \"mprt_create\");\n";
+  os << "  cudaMemGetInfo(&freeBytes, &totalBytes);\n";
+  os << "  size_t withContext = totalBytes - freeBytes;\n";
   os << "  std::vector<void *> buffers;\n";
   os << "  auto allocate = [&](size_t bytes) -> void * {\n"
         "    void *pointer = nullptr;\n"
@@ -640,6 +649,7 @@ LogicalResult FunctionEmitter::emitMain() {
         "    return pointer;\n"
         "  };\n";
   std::string callArgs = "ctx, arena";
+  uint64_t argumentAndResultBytes = 0; // what `allocate` is asked for
   for (BlockArgument argument : function.getArguments()) {
     std::string arg = "arg" + std::to_string(argument.getArgNumber());
     if (isa<IndexType>(argument.getType())) {
@@ -651,6 +661,7 @@ LogicalResult FunctionEmitter::emitMain() {
         return failure();
       os << "  void *" << arg << " = allocate(" << getByteSize(type).bytes
          << ");\n";
+      argumentAndResultBytes += std::max<uint64_t>(getByteSize(type).bytes, 1);
       os << "  if (!" << arg
          << ") {\n    fprintf(stderr, \"cudaMalloc failed\\n\");\n    return "
             "1;\n  }\n";
@@ -669,13 +680,13 @@ LogicalResult FunctionEmitter::emitMain() {
     }
     os << "  void *" << result << " = allocate(" << getByteSize(type).bytes
        << ");\n";
+    argumentAndResultBytes += std::max<uint64_t>(getByteSize(type).bytes, 1);
     os << "  if (!" << result
        << ") {\n    fprintf(stderr, \"cudaMalloc failed\\n\");\n    return "
           "1;\n  }\n";
     callArgs += ", " + result;
   }
   os << "  MEMPLAN_MAIN_CHECK(mprt_synchronize(ctx), \"synchronize\");\n";
-  os << "  size_t freeBytes = 0, totalBytes = 0;\n";
   os << "  cudaMemGetInfo(&freeBytes, &totalBytes);\n";
   os << "  size_t before = totalBytes - freeBytes;\n";
   os << "  void *arena = nullptr;\n";
@@ -690,6 +701,12 @@ LogicalResult FunctionEmitter::emitMain() {
   os << "  printf(\"device memory in use: %zu bytes before the arena, %zu "
         "after the run (+%zu)\\n\",\n         before, after, after - "
         "before);\n";
+  os << "  printf(\"device memory by stage: runtime context +%zu, arguments "
+        "and results +%zu (asked "
+     << argumentAndResultBytes
+     << "), arena and run +%zu (asked %zu)\\n\",\n         withContext - "
+        "atStart, before - withContext, after - before, "
+     << name << "_arena_bytes());\n";
   os << "  FILE *dump = argc > 1 ? fopen(argv[1], \"wb\") : nullptr;\n";
   os << "  if (argc > 1 && !dump) {\n    fprintf(stderr, \"cannot write "
         "%s\\n\", argv[1]);\n    return 1;\n  }\n";

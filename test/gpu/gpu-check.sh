@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The `gpu` ctest label (ctest -L gpu): what the host tests check, on a GPU.
+# Skipped (exit 77) where GpuProbe finds no CUDA device.
+#
+#   gpu-check.sh SOURCE_DIR BIN_DIR PROBE NVCC RUNTIME_INCLUDE CUDA_LIB HOST_LIB CUDA_LIB_DIR HOST_CXX WORK_DIR
+#
+# 1. Runtime edge cases (test/Target/Cuda/Inputs/edge-cases.cpp): the CUDA
+#    runtime's output equals the host runtime's, line for line.
+# 2. The tiny GPT-2 block and LLaMA layer (f32): planned (greedy-by-size, in
+#    place, results in the caller's buffers) and naive (no reuse, results
+#    copied): bit-identical outputs on the GPU, both within the tolerance of
+#    the independent reference (Inputs/reference.cpp), as on the host.
+# 3. The bundled examples at full size (f16; GPT-2 small, the LLaMA-7B
+#    layer, the BERT-base layer): planned and naive bit-identical; device
+#    memory by stage from the generated main (cudaMemGetInfo): the arena and
+#    run must add no more than the arena rounded up to the driver's 2 MiB
+#    granularity, so that nothing else is allocated while a step runs.
+# Prints one line per check and a summary table of the memory measured;
+# exits 1 at the first failure. MEMPLAN_GPU_CHECK_EXAMPLES (paths) replaces
+# the examples of step 3: gpu-check-dry-run.test runs this script on the
+# host runtime, with small ones, to test the script itself.
+set -euo pipefail
+src=$1 bin=$2 probe=$3 nvcc=$4 include=$5 cudalib=$6 hostlib=$7 libdir=$8
+hostcxx=$9 work=${10}
+inputs=$src/test/Target/Cuda/Inputs
+export PATH=$bin:$PATH
+
+if ! "$probe"; then
+  echo "skipped: the gpu checks need a CUDA device"
+  exit 77
+fi
+rm -rf "$work" && mkdir -p "$work"
+cd "$work"
+
+fail() {
+  echo "FAILED: $*"
+  exit 1
+}
+
+# build NAME SOURCE: a CUDA binary of generated or test C++ source.
+build() {
+  "$nvcc" -std=c++17 -O2 -I"$include" -x cu -c "$2" -o "$1.o"
+  "$nvcc" "$1.o" "$cudalib" -L"$libdir" -lcublas -o "$1"
+}
+
+# 1. Edge cases.
+$hostcxx -std=c++17 -O1 -I"$include" "$inputs/edge-cases.cpp" "$hostlib" \
+  -o edge.host
+build edge.cuda "$inputs/edge-cases.cpp"
+./edge.host > edge.host.out
+./edge.cuda > edge.cuda.out || fail "edge cases on the GPU: $(tail -1 edge.cuda.out)"
+diff edge.host.out edge.cuda.out || fail "edge cases differ between the runtimes"
+echo "edge cases: the CUDA runtime prints what the host runtime prints"
+
+# plan_and_run NAME INPUT: planned and naive variants, built and run;
+# their outputs must be bit-identical.
+plan_and_run() {
+  local name=$1 input=$2
+  memplan-opt "$input" --plan-offsets -o "$name.planned.mlir" 2>/dev/null
+  memplan-opt "$input" \
+    --plan-offsets="algorithm=naive in-place=false results-in-caller-buffers=false" \
+    -o "$name.naive.mlir" 2>/dev/null
+  for variant in planned naive; do
+    memplan-translate --memplan-to-cuda --memplan-cuda-main \
+      "$name.$variant.mlir" -o "$name.$variant.cu"
+    build "$name.$variant" "$name.$variant.cu"
+    "./$name.$variant" "$name.$variant.out" > "$name.$variant.log" ||
+      fail "$name ($variant): $(tail -1 "$name.$variant.log")"
+  done
+  cmp -s "$name.planned.out" "$name.naive.out" ||
+    fail "$name: planned and naive outputs differ"
+  echo "$name: planned and naive outputs bit-identical"
+}
+
+# 2. Tiny models against the reference.
+$hostcxx -std=c++17 -O1 "$inputs/reference.cpp" -o reference
+plan_and_run gpt2-tiny "$inputs/gpt2-block-tiny.mlir"
+./reference gpt2 gpt2-tiny.planned.out || fail "gpt2-tiny: reference"
+plan_and_run llama-tiny "$inputs/llama-layer-tiny.mlir"
+./reference llama llama-tiny.planned.out || fail "llama-tiny: reference"
+
+# 3. Full-size examples: bit-identity and device memory.
+granularity=$((2 * 1024 * 1024))
+printf '%-16s %14s %16s %22s %16s %14s\n' example "runtime ctx" \
+  "args+results" "(asked)" "arena+run" "(arena)" > memory.txt
+examples=${MEMPLAN_GPU_CHECK_EXAMPLES:-$src/examples/gpt2-small.mlir \
+  $src/examples/llama7b-layer.mlir $src/examples/bert-base-layer.mlir}
+for path in $examples; do
+  example=$(basename "$path" .mlir)
+  plan_and_run "$example" "$path"
+  line=$(grep '^device memory by stage:' "$example.planned.log")
+  read -r context args asked run arena < <(echo "$line" |
+    sed 's/[^0-9 ]//g; s/  */ /g; s/^ //')
+  printf '%-16s %14s %16s %22s %16s %14s\n' "$example" "$context" "$args" \
+    "$asked" "$run" "$arena" >> memory.txt
+  limit=$(( (arena + granularity - 1) / granularity * granularity ))
+  (( run <= limit )) ||
+    fail "$example: the arena and run took $run bytes, more than the arena ($arena) rounded to 2 MiB"
+done
+cat memory.txt
+echo "all gpu checks passed"
