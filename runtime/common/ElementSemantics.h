@@ -5,7 +5,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The host runtime (runtime/host) and the CUDA runtime (runtime/cuda) include
-// this one header for every result that is not plain float arithmetic, so
+// this one header for their status strings and element sizes, binary
+// arithmetic, and every result that is not plain float arithmetic, so
 // that they agree by construction where C++ leaves the answer open or a GPU
 // cannot stop and report: integer overflow and division, float-to-integer
 // conversion, attention rows that see no key, RoPE's inverse frequencies,
@@ -20,6 +21,7 @@
 #include "memplan/runtime/Runtime.h"
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 #if defined(__CUDACC__)
@@ -29,6 +31,42 @@
 #endif
 
 namespace memplan::rt {
+
+/// mprt_status_string of both runtimes.
+inline const char *statusString(int status) {
+  switch (status) {
+  case MPRT_OK:
+    return "ok";
+  case MPRT_ERROR_INVALID_ARGUMENT:
+    return "invalid argument";
+  case MPRT_ERROR_CUDA:
+    return "CUDA error";
+  case MPRT_ERROR_CUBLAS:
+    return "cuBLAS error";
+  case MPRT_ERROR_OUT_OF_MEMORY:
+    return "out of memory";
+  case MPRT_ERROR_UNSUPPORTED:
+    return "unsupported";
+  }
+  return "unknown status";
+}
+
+/// mprt_dtype_bytes of both runtimes.
+inline size_t dtypeBytes(mprt_dtype dtype) {
+  switch (dtype) {
+  case MPRT_F32:
+  case MPRT_I32:
+    return 4;
+  case MPRT_F16:
+  case MPRT_BF16:
+    return 2;
+  case MPRT_I8:
+    return 1;
+  case MPRT_I64:
+    return 8;
+  }
+  return 0;
+}
 
 /// Errors a kernel finds in data, as bits of the context's error word.
 enum DataError : int {
@@ -50,6 +88,21 @@ inline const char *dataErrorMessage(int errors) {
            "the device since the last mprt_synchronize)";
   }
   return nullptr;
+}
+
+/// A float binary op, in float.
+MPRT_HOST_DEVICE inline float floatBinary(mprt_binary_op op, float x, float y) {
+  switch (op) {
+  case MPRT_ADD:
+    return x + y;
+  case MPRT_SUB:
+    return x - y;
+  case MPRT_MUL:
+    return x * y;
+  case MPRT_DIV:
+    return x / y;
+  }
+  return 0;
 }
 
 /// add, sub and mul wrap around in 64-bit two's complement (computed on

@@ -141,21 +141,7 @@ int mprt_synchronize(mprt_context *context) {
 }
 
 const char *mprt_status_string(int status) {
-  switch (status) {
-  case MPRT_OK:
-    return "ok";
-  case MPRT_ERROR_INVALID_ARGUMENT:
-    return "invalid argument";
-  case MPRT_ERROR_CUDA:
-    return "CUDA error";
-  case MPRT_ERROR_CUBLAS:
-    return "cuBLAS error";
-  case MPRT_ERROR_OUT_OF_MEMORY:
-    return "out of memory";
-  case MPRT_ERROR_UNSUPPORTED:
-    return "unsupported";
-  }
-  return "unknown status";
+  return memplan::rt::statusString(status);
 }
 
 const char *mprt_last_error(mprt_context *context) {
@@ -163,19 +149,7 @@ const char *mprt_last_error(mprt_context *context) {
 }
 
 size_t mprt_dtype_bytes(mprt_dtype dtype) {
-  switch (dtype) {
-  case MPRT_F32:
-  case MPRT_I32:
-    return 4;
-  case MPRT_F16:
-  case MPRT_BF16:
-    return 2;
-  case MPRT_I8:
-    return 1;
-  case MPRT_I64:
-    return 8;
-  }
-  return 0;
+  return memplan::rt::dtypeBytes(dtype);
 }
 
 int mprt_copy(mprt_context *context, void *dst, const void *src, size_t bytes) {

@@ -71,21 +71,7 @@ __global__ void binaryFloatKernel(mprt_binary_op op, Broadcast mode,
        i += int64_t(gridDim.x) * blockDim.x) {
     int64_t ai, bi;
     operandIndices(mode, s, i, ai, bi);
-    float x = toFloat(a[ai]), y = toFloat(b[bi]), r = 0;
-    switch (op) {
-    case MPRT_ADD:
-      r = x + y;
-      break;
-    case MPRT_SUB:
-      r = x - y;
-      break;
-    case MPRT_MUL:
-      r = x * y;
-      break;
-    case MPRT_DIV:
-      r = x / y;
-      break;
-    }
+    float r = memplan::rt::floatBinary(op, toFloat(a[ai]), toFloat(b[bi]));
     out[i] = fromFloat<T>(r);
   }
 }

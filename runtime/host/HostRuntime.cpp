@@ -76,21 +76,7 @@ int mprt_synchronize(mprt_context *context) {
 }
 
 const char *mprt_status_string(int status) {
-  switch (status) {
-  case MPRT_OK:
-    return "ok";
-  case MPRT_ERROR_INVALID_ARGUMENT:
-    return "invalid argument";
-  case MPRT_ERROR_CUDA:
-    return "CUDA error";
-  case MPRT_ERROR_CUBLAS:
-    return "cuBLAS error";
-  case MPRT_ERROR_OUT_OF_MEMORY:
-    return "out of memory";
-  case MPRT_ERROR_UNSUPPORTED:
-    return "unsupported";
-  }
-  return "unknown status";
+  return memplan::rt::statusString(status);
 }
 
 const char *mprt_last_error(mprt_context *context) {
@@ -98,19 +84,7 @@ const char *mprt_last_error(mprt_context *context) {
 }
 
 size_t mprt_dtype_bytes(mprt_dtype dtype) {
-  switch (dtype) {
-  case MPRT_F32:
-  case MPRT_I32:
-    return 4;
-  case MPRT_F16:
-  case MPRT_BF16:
-    return 2;
-  case MPRT_I8:
-    return 1;
-  case MPRT_I64:
-    return 8;
-  }
-  return 0;
+  return memplan::rt::dtypeBytes(dtype);
 }
 
 int mprt_copy(mprt_context *, void *dst, const void *src, size_t bytes) {
@@ -178,21 +152,7 @@ int mprt_binary(mprt_context *context, mprt_binary_op op, mprt_dtype dtype,
         bi += index * bStrides[d];
     }
     if (isFloat(dtype)) {
-      float x = load(dtype, a, ai), y = load(dtype, b, bi), r = 0;
-      switch (op) {
-      case MPRT_ADD:
-        r = x + y;
-        break;
-      case MPRT_SUB:
-        r = x - y;
-        break;
-      case MPRT_MUL:
-        r = x * y;
-        break;
-      case MPRT_DIV:
-        r = x / y;
-        break;
-      }
+      float r = floatBinary(op, load(dtype, a, ai), load(dtype, b, bi));
       store(dtype, out, i, r);
     } else {
       // As on the device: x / 0 is 0, reported at mprt_synchronize.
