@@ -103,6 +103,49 @@ def PlanOffsets : Pass<"plan-offsets"> {
   let dependentDialects = ["::memplan::MemPlanDialect"];
 }
 
+def ScheduleOps : Pass<"memplan-schedule", "::mlir::ModuleOp"> {
+  let summary = "Reorder each function's ops to lower its arena's lower bound";
+  let description = [{
+    The most bytes live at once, the bound every offset plan is measured
+    against, depends on the op order. This pass reorders the ops of each
+    function's body (one block) within their dependencies and keeps the
+    order with the lowest lower bound. Run it before `--plan-offsets`.
+
+    Dependencies: SSA uses (also from inside an op's regions); around an op
+    that writes into an operand's memory (`writesAliasedOperand`: a
+    KV-cache update, an optimizer step in place), every other access to
+    that memory keeps its side of the writer; ops with memory effects that
+    do not describe their memory through `BufferPlanningOpInterface` keep
+    their order among themselves; the terminator stays last.
+
+    Candidates (`Scheduling.h`): the input order, two list schedulers (least
+    bytes at the step first; most bytes freed first), depth-first,
+    breadth-first and, for bodies of at most `exact-ops` ops, the exact
+    order of least peak (dynamic programming over sets of scheduled ops).
+    Each candidate's lower bound is measured exactly, by the liveness
+    `--plan-offsets` uses (with its `in-place` and
+    `results-in-caller-buffers` options), and the best is kept; ties keep
+    the input order, so a function is never made worse. One remark per
+    function gives the lower bound before and after.
+  }];
+  let options = [
+    Option<"inPlace", "in-place", "bool", "true",
+           "Measure lower bounds as --plan-offsets with in-place=true plans">,
+    Option<"resultsInCallerBuffers", "results-in-caller-buffers", "bool",
+           "true",
+           "Measure lower bounds with returned values in the caller's "
+           "buffers, as --plan-offsets does by default">,
+    Option<"exactOps", "exact-ops", "unsigned", "16",
+           "Search the exact order for bodies of at most this many ops "
+           "(at most 24)">,
+  ];
+  let statistics = [
+    Statistic<"numReordered", "reordered", "Functions whose order changed">,
+    Statistic<"numKept", "kept", "Functions whose input order was best">,
+  ];
+  let dependentDialects = ["::memplan::MemPlanDialect"];
+}
+
 def PackAllocs : Pass<"memplan-pack-allocs", "::mlir::ModuleOp"> {
   let summary = "Pack the memref.alloc buffers of each function into arenas";
   let description = [{

@@ -7,7 +7,11 @@
 # bit-identical. Prints one line per seed and "all N identical" at the end;
 # exits 1 at the first difference.
 #
-#   differential-run.sh "CXX [FLAGS]" RUNTIME_INCLUDE RUNTIME_LIB WORKDIR FIRST COUNT [OPS] [BREAK|BREAK-WORKSPACE]
+#   differential-run.sh "CXX [FLAGS]" RUNTIME_INCLUDE RUNTIME_LIB WORKDIR FIRST COUNT [OPS] [MODE]
+#
+# MODE schedule runs --memplan-schedule before planning the default variant
+# (ops reordered to lower the bound), so the reordered program is compared
+# with the unscheduled, unplanned one.
 #
 # memplan-opt and memplan-translate are taken from PATH (lit puts the build's
 # there).
@@ -28,7 +32,10 @@ mkdir -p "$work"
 for ((seed = first; seed < first + count; ++seed)); do
   base=$work/random$seed
   bash "$here/random-graph.sh" "$seed" "$ops" > "$base.mlir"
-  memplan-opt "$base.mlir" --plan-offsets -o "$base.planned.mlir" 2>/dev/null
+  schedule=()
+  [[ $mode == schedule ]] && schedule=(--memplan-schedule)
+  memplan-opt "$base.mlir" "${schedule[@]}" --plan-offsets \
+    -o "$base.planned.mlir" 2>/dev/null
   memplan-opt "$base.mlir" \
     --plan-offsets="algorithm=naive in-place=false results-in-caller-buffers=false" \
     -o "$base.naive.mlir" 2>/dev/null

@@ -1,0 +1,340 @@
+//===- Scheduling.cpp - Op orders that lower the peak ---------------------===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "memplan/Planner/Scheduling.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+
+using namespace memplan;
+
+namespace {
+
+/// What each op creates and reads, and who must follow it.
+struct OpIndex {
+  std::vector<std::vector<uint32_t>> creates, reads, successors;
+
+  explicit OpIndex(const ScheduleProblem &problem)
+      : creates(problem.ops.size()), reads(problem.ops.size()),
+        successors(problem.ops.size()) {
+    for (uint32_t b = 0; b < problem.buffers.size(); ++b) {
+      creates[problem.buffers[b].creator].push_back(b);
+      for (uint32_t user : problem.buffers[b].users)
+        reads[user].push_back(b);
+    }
+    for (uint32_t op = 0; op < problem.ops.size(); ++op)
+      for (uint32_t predecessor : problem.ops[op].predecessors)
+        successors[predecessor].push_back(op);
+  }
+};
+
+uint64_t add(uint64_t a, uint64_t b) { return llvm::SaturatingAdd(a, b); }
+
+/// List scheduling with `better(a, b)` choosing among ready ops, given the
+/// bytes each would need at its step and the bytes it would free.
+template <typename Better>
+Schedule listSchedule(const ScheduleProblem &problem, Better better) {
+  OpIndex index(problem);
+  size_t n = problem.ops.size();
+  std::vector<uint32_t> remainingUsers(problem.buffers.size());
+  for (uint32_t b = 0; b < problem.buffers.size(); ++b)
+    remainingUsers[b] = uint32_t(problem.buffers[b].users.size());
+  std::vector<uint32_t> indegree(n);
+  for (uint32_t op = 0; op < n; ++op)
+    indegree[op] = uint32_t(problem.ops[op].predecessors.size());
+  std::vector<uint32_t> ready;
+  for (uint32_t op = 0; op < n; ++op)
+    if (!indegree[op])
+      ready.push_back(op);
+
+  struct Step {
+    uint64_t memory = 0, created = 0, freed = 0;
+  };
+  auto evaluate = [&](uint32_t op, uint64_t live) {
+    Step step;
+    for (uint32_t b : index.creates[op]) {
+      step.created = add(step.created, problem.buffers[b].size);
+      if (problem.buffers[b].users.empty())
+        step.freed = add(step.freed, problem.buffers[b].size);
+    }
+    for (uint32_t b : index.reads[op])
+      if (remainingUsers[b] == 1)
+        step.freed = add(step.freed, problem.buffers[b].size);
+    step.memory = add(add(live, step.created), problem.ops[op].scratch);
+    return step;
+  };
+
+  Schedule order;
+  order.reserve(n);
+  uint64_t live = 0;
+  while (!ready.empty()) {
+    size_t chosen = 0;
+    Step chosenStep = evaluate(ready[0], live);
+    for (size_t i = 1; i < ready.size(); ++i) {
+      Step step = evaluate(ready[i], live);
+      if (better(step, ready[i], chosenStep, ready[chosen])) {
+        chosen = i;
+        chosenStep = step;
+      }
+    }
+    uint32_t op = ready[chosen];
+    ready.erase(ready.begin() + chosen);
+    order.push_back(op);
+    live = add(live, chosenStep.created);
+    live -= std::min(live, chosenStep.freed);
+    for (uint32_t b : index.reads[op])
+      --remainingUsers[b];
+    for (uint32_t successor : index.successors[op])
+      if (--indegree[successor] == 0)
+        ready.push_back(successor);
+  }
+  return order; // shorter than n if the constraints have a cycle
+}
+
+/// A topological order (Kahn, lowest index first among the ready).
+Schedule topologicalOrder(const ScheduleProblem &problem,
+                          const OpIndex &index) {
+  size_t n = problem.ops.size();
+  std::vector<uint32_t> indegree(n);
+  for (uint32_t op = 0; op < n; ++op)
+    indegree[op] = uint32_t(problem.ops[op].predecessors.size());
+  std::deque<uint32_t> queue;
+  for (uint32_t op = 0; op < n; ++op)
+    if (!indegree[op])
+      queue.push_back(op);
+  Schedule order;
+  while (!queue.empty()) {
+    uint32_t op = queue.front();
+    queue.pop_front();
+    order.push_back(op);
+    for (uint32_t successor : index.successors[op])
+      if (--indegree[successor] == 0)
+        queue.push_back(successor);
+  }
+  return order;
+}
+
+} // namespace
+
+uint64_t memplan::computeSchedulePeak(const ScheduleProblem &problem,
+                                      const Schedule &order) {
+  size_t n = order.size();
+  std::vector<int64_t> position(problem.ops.size(), -1);
+  for (size_t p = 0; p < n; ++p)
+    position[order[p]] = int64_t(p);
+  // Bytes entering at a position and leaving after it.
+  std::vector<uint64_t> entering(n + 1, 0), leaving(n + 1, 0);
+  for (const ScheduleProblem::Buffer &buffer : problem.buffers) {
+    int64_t start = position[buffer.creator], end = start;
+    for (uint32_t user : buffer.users)
+      end = std::max(end, position[user]);
+    if (start < 0)
+      continue;
+    entering[size_t(start)] = add(entering[size_t(start)], buffer.size);
+    leaving[size_t(end) + 1] = add(leaving[size_t(end) + 1], buffer.size);
+  }
+  uint64_t live = 0, peak = 0;
+  for (size_t p = 0; p < n; ++p) {
+    live -= std::min(live, leaving[p]);
+    live = add(live, entering[p]);
+    peak = std::max(peak, add(live, problem.ops[order[p]].scratch));
+  }
+  return peak;
+}
+
+bool memplan::isValidSchedule(const ScheduleProblem &problem,
+                              const Schedule &order) {
+  if (order.size() != problem.ops.size())
+    return false;
+  std::vector<int64_t> position(problem.ops.size(), -1);
+  for (size_t p = 0; p < order.size(); ++p) {
+    if (order[p] >= problem.ops.size() || position[order[p]] >= 0)
+      return false;
+    position[order[p]] = int64_t(p);
+  }
+  for (uint32_t op = 0; op < problem.ops.size(); ++op)
+    for (uint32_t predecessor : problem.ops[op].predecessors)
+      if (position[predecessor] >= position[op])
+        return false;
+  return true;
+}
+
+Schedule memplan::scheduleInOrder(const ScheduleProblem &problem) {
+  Schedule order(problem.ops.size());
+  for (uint32_t op = 0; op < order.size(); ++op)
+    order[op] = op;
+  return order;
+}
+
+Schedule memplan::scheduleLeastPeakFirst(const ScheduleProblem &problem) {
+  return listSchedule(
+      problem, [](const auto &a, uint32_t aOp, const auto &b, uint32_t bOp) {
+        if (a.memory != b.memory)
+          return a.memory < b.memory;
+        if (a.freed != b.freed)
+          return a.freed > b.freed;
+        return aOp < bOp;
+      });
+}
+
+Schedule memplan::scheduleMostFreedFirst(const ScheduleProblem &problem) {
+  return listSchedule(
+      problem, [](const auto &a, uint32_t aOp, const auto &b, uint32_t bOp) {
+        // Net bytes freed, as a signed comparison without overflow.
+        bool aNet = a.freed >= a.created, bNet = b.freed >= b.created;
+        uint64_t aAmount = aNet ? a.freed - a.created : a.created - a.freed;
+        uint64_t bAmount = bNet ? b.freed - b.created : b.created - b.freed;
+        if (aNet != bNet)
+          return aNet;
+        if (aAmount != bAmount)
+          return aNet ? aAmount > bAmount : aAmount < bAmount;
+        if (a.memory != b.memory)
+          return a.memory < b.memory;
+        return aOp < bOp;
+      });
+}
+
+Schedule memplan::scheduleDepthFirst(const ScheduleProblem &problem) {
+  OpIndex index(problem);
+  size_t n = problem.ops.size();
+  // Bytes created upstream of each op (ancestors counted once per path:
+  // a ranking, not a measure).
+  Schedule topological = topologicalOrder(problem, index);
+  if (topological.size() != n)
+    return topological; // a cycle: no valid schedule
+  std::vector<uint64_t> upstream(n, 0);
+  for (uint32_t op : topological) {
+    uint64_t bytes = 0;
+    for (uint32_t b : index.creates[op])
+      bytes = add(bytes, problem.buffers[b].size);
+    for (uint32_t predecessor : problem.ops[op].predecessors)
+      bytes = add(bytes, upstream[predecessor]);
+    upstream[op] = bytes;
+  }
+  std::vector<std::vector<uint32_t>> sortedPredecessors(n);
+  for (uint32_t op = 0; op < n; ++op) {
+    sortedPredecessors[op] = problem.ops[op].predecessors;
+    std::stable_sort(
+        sortedPredecessors[op].begin(), sortedPredecessors[op].end(),
+        [&](uint32_t a, uint32_t b) { return upstream[a] > upstream[b]; });
+  }
+  // Iterative post-order (graphs are deep: one chain per layer).
+  std::vector<bool> visited(n, false);
+  Schedule order;
+  order.reserve(n);
+  std::vector<std::pair<uint32_t, size_t>> stack;
+  for (uint32_t root = uint32_t(n); root-- > 0;) {
+    if (visited[root] || !index.successors[root].empty())
+      continue;
+    stack.push_back({root, 0});
+    visited[root] = true;
+    while (!stack.empty()) {
+      auto &[op, next] = stack.back();
+      if (next < sortedPredecessors[op].size()) {
+        uint32_t predecessor = sortedPredecessors[op][next++];
+        if (!visited[predecessor]) {
+          visited[predecessor] = true;
+          stack.push_back({predecessor, 0});
+        }
+        continue;
+      }
+      order.push_back(op);
+      stack.pop_back();
+    }
+  }
+  return order;
+}
+
+Schedule memplan::scheduleBreadthFirst(const ScheduleProblem &problem) {
+  OpIndex index(problem);
+  return topologicalOrder(problem, index);
+}
+
+std::optional<Schedule> memplan::scheduleExact(const ScheduleProblem &problem,
+                                               unsigned maxOps,
+                                               uint64_t maxStates) {
+  size_t n = problem.ops.size();
+  if (n > std::min(maxOps, 24u) || (uint64_t(1) << n) > maxStates)
+    return std::nullopt;
+  OpIndex index(problem);
+  std::vector<uint32_t> predecessorMask(n, 0);
+  for (uint32_t op = 0; op < n; ++op)
+    for (uint32_t predecessor : problem.ops[op].predecessors)
+      predecessorMask[op] |= 1u << predecessor;
+  std::vector<uint32_t> userMask(problem.buffers.size(), 0);
+  for (uint32_t b = 0; b < problem.buffers.size(); ++b)
+    for (uint32_t user : problem.buffers[b].users)
+      userMask[b] |= 1u << user;
+
+  const uint64_t unreached = std::numeric_limits<uint64_t>::max();
+  size_t states = size_t(1) << n;
+  std::vector<uint64_t> best(states, unreached), live(states, 0);
+  std::vector<uint8_t> last(states, 0);
+  best[0] = 0;
+  for (uint32_t set = 0; set + 1 < states; ++set) {
+    if (best[set] == unreached)
+      continue;
+    for (uint32_t op = 0; op < n; ++op) {
+      uint32_t bit = 1u << op;
+      if ((set & bit) || (predecessorMask[op] & ~set))
+        continue;
+      uint64_t created = 0, freed = 0;
+      uint32_t next = set | bit;
+      for (uint32_t b : index.creates[op]) {
+        created = add(created, problem.buffers[b].size);
+        if ((userMask[b] & ~next) == 0) // no user left: dies after op
+          freed = add(freed, problem.buffers[b].size);
+      }
+      for (uint32_t b : index.reads[op])
+        if (!(problem.buffers[b].creator == op) && (userMask[b] & ~next) == 0)
+          freed = add(freed, problem.buffers[b].size);
+      uint64_t step = add(add(live[set], created), problem.ops[op].scratch);
+      uint64_t peak = std::max(best[set], step);
+      if (best[next] == unreached) {
+        uint64_t after = add(live[set], created);
+        live[next] = after - std::min(after, freed);
+      }
+      if (peak < best[next]) {
+        best[next] = peak;
+        last[next] = uint8_t(op);
+      }
+    }
+  }
+  uint32_t full = uint32_t(states - 1);
+  if (best[full] == unreached)
+    return std::nullopt; // a cycle
+  Schedule order(n);
+  for (uint32_t set = full, p = uint32_t(n); p-- > 0;) {
+    order[p] = last[set];
+    set &= ~(1u << last[set]);
+  }
+  return order;
+}
+
+std::vector<ScheduleCandidate>
+memplan::scheduleCandidates(const ScheduleProblem &problem,
+                            unsigned exactMaxOps) {
+  std::vector<ScheduleCandidate> candidates;
+  auto consider = [&](std::string name, Schedule order, bool proven) {
+    if (!isValidSchedule(problem, order))
+      return;
+    uint64_t peak = computeSchedulePeak(problem, order);
+    candidates.push_back({std::move(name), std::move(order), peak, proven});
+  };
+  consider("input", scheduleInOrder(problem), false);
+  consider("least-peak", scheduleLeastPeakFirst(problem), false);
+  consider("most-freed", scheduleMostFreedFirst(problem), false);
+  consider("depth-first", scheduleDepthFirst(problem), false);
+  consider("breadth-first", scheduleBreadthFirst(problem), false);
+  if (std::optional<Schedule> exact = scheduleExact(problem, exactMaxOps))
+    consider("exact", std::move(*exact), true);
+  return candidates;
+}
