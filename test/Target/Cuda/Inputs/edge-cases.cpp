@@ -25,6 +25,7 @@
 namespace {
 
 mprt_context *context = nullptr;
+std::vector<void *> allocations; // freed at the end
 
 void check(int status, const char *what) {
   if (status != MPRT_OK) {
@@ -43,6 +44,7 @@ template <typename T> T *toDevice(const std::vector<T> &values) {
     std::printf("device memory failed\n");
     std::exit(1);
   }
+  allocations.push_back(pointer);
   return static_cast<T *>(pointer);
 }
 
@@ -165,6 +167,8 @@ int main() {
     std::printf("\n");
   }
 
+  for (void *pointer : allocations)
+    cudaFree(pointer);
   mprt_destroy(context);
   return 0;
 }
