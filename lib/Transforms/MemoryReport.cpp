@@ -45,6 +45,8 @@ struct FunctionMemory {
   uint64_t weights = 0, kvCache = 0, inputs = 0, optimizerStates = 0,
            masterWeights = 0, otherArguments = 0;
   uint64_t arena = 0, lowerBound = 0, withoutReuse = 0, bufferCount = 0;
+  /// The lower bound of the order as written, if --memplan-schedule ran.
+  std::optional<uint64_t> unscheduledLowerBound;
   uint64_t scratch = 0, gradients = 0, outputs = 0;
   /// The largest math-library workspace one op takes, and how much the
   /// workspaces add to the lower bound (the most bytes live at once with
@@ -71,6 +73,10 @@ FailureOr<FunctionMemory> measure(FunctionOpInterface function) {
   if (IntegerAttr bound =
           MemPlanDialect::LowerBoundAttrHelper(context).getAttr(function))
     memory.lowerBound = bound.getInt();
+  if (IntegerAttr bound =
+          MemPlanDialect::UnscheduledLowerBoundAttrHelper(context).getAttr(
+              function))
+    memory.unscheduledLowerBound = bound.getInt();
 
   for (BlockArgument argument : function.getArguments()) {
     ByteSize size = getByteSize(argument.getType());
@@ -183,6 +189,8 @@ void printTable(raw_ostream &os, const FunctionMemory &m) {
     row("  other arguments", m.otherArguments);
   row("  activation arena (planned)", m.arena);
   row("    lower bound", m.lowerBound);
+  if (m.unscheduledLowerBound)
+    row("    lower bound before scheduling", *m.unscheduledLowerBound);
   row("    without reuse", m.withoutReuse);
   row("    scratch buffers", m.scratch);
   row("      library workspace (largest)", m.libraryWorkspace);
@@ -217,6 +225,9 @@ void writeJson(raw_ostream &os, ArrayRef<FunctionMemory> functions) {
         json.attribute("other_argument_bytes", m.otherArguments);
         json.attribute("arena_bytes", m.arena);
         json.attribute("lower_bound_bytes", m.lowerBound);
+        if (m.unscheduledLowerBound)
+          json.attribute("unscheduled_lower_bound_bytes",
+                         *m.unscheduledLowerBound);
         json.attribute("bytes_without_reuse", m.withoutReuse);
         json.attribute("buffer_count", m.bufferCount);
         json.attribute("scratch_bytes", m.scratch);

@@ -18,6 +18,7 @@
 
 #include "ModuleFunctions.h"
 #include "memplan/Analysis/BufferLiveness.h"
+#include "memplan/Dialect/MemPlan/IR/MemPlanDialect.h"
 #include "memplan/Dialect/MemPlan/IR/MemPlanInterfaces.h"
 #include "memplan/Planner/Scheduling.h"
 #include "mlir/IR/Diagnostics.h"
@@ -242,6 +243,11 @@ struct ScheduleOpsPass
       }
     }
     applyOrder(body->ops, best ? best->order : scheduleInOrder(body->problem));
+    // For the memory report: the bound of the order as written.
+    MemPlanDialect::UnscheduledLowerBoundAttrHelper(function.getContext())
+        .setAttr(function, IntegerAttr::get(
+                               IntegerType::get(function.getContext(), 64),
+                               static_cast<int64_t>(*inputBound)));
 
     // At the return, as --plan-offsets's remark (a generated function's
     // signature can fill a line of megabytes).

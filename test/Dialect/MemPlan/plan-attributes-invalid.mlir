@@ -57,6 +57,13 @@ func.func @arena_negative() attributes {memplan.arena_size = -1 : i64} {
 
 // -----
 
+// expected-error @+1 {{'memplan.unscheduled_lower_bound' must be a non-negative i64 integer, got "big"}}
+func.func @unscheduled_bound_not_bytes() attributes {memplan.unscheduled_lower_bound = "big"} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'memplan.alignment' must be a power of two, got 24}}
 func.func @alignment() attributes {memplan.alignment = 24 : i64} {
   return

@@ -94,7 +94,8 @@ LogicalResult MemPlanDialect::verifyOperationAttribute(Operation *op,
         op, attr, "result indices", "has ",
         "; entries are the index of a function result, or -1 for values not "
         "in a caller's result buffer");
-  if (name == ScratchOffsetAttrHelper::getNameStr())
+  if (name == ScratchOffsetAttrHelper::getNameStr() ||
+      name == UnscheduledLowerBoundAttrHelper::getNameStr())
     return verifyByteCount(op, attr);
   if (name == ArenaSizeAttrHelper::getNameStr() ||
       name == LowerBoundAttrHelper::getNameStr()) {

@@ -41,6 +41,8 @@ def MemPlan_Dialect : Dialect {
     "::mlir::IntegerAttr":$arena_size,
     "::mlir::IntegerAttr":$lower_bound,
     "::mlir::IntegerAttr":$alignment,
+    // The lower bound of the input order, written by --memplan-schedule.
+    "::mlir::IntegerAttr":$unscheduled_lower_bound,
     // Roles and names, written by memplan-gen.
     "::memplan::ArgumentRoleAttr":$role,
     "::mlir::StringAttr":$name,
