@@ -321,3 +321,15 @@ bool LiveBuffer::isLibraryWorkspace() const {
   auto planning = dyn_cast<BufferPlanningOpInterface>(op);
   return planning && planning.isScratchLibraryWorkspace();
 }
+
+InPlacePolicy memplan::inPlaceWhereAllowed(bool enabled) {
+  if (!enabled)
+    return nullptr;
+  return [](OpResult, unsigned) { return true; };
+}
+
+DestinationPolicy memplan::resultsInCallerBuffers(bool enabled) {
+  if (!enabled)
+    return nullptr;
+  return [](Value, Value, unsigned) { return true; };
+}

@@ -22,14 +22,9 @@ FailureOr<FunctionPlan> memplan::planFunction(FunctionOpInterface function,
                                               uint64_t alignment, bool inPlace,
                                               bool resultsInCallerBuffers,
                                               const SearchOptions *search) {
-  InPlacePolicy policy;
-  if (inPlace)
-    policy = [](OpResult, unsigned) { return true; };
-  DestinationPolicy destinations;
-  if (resultsInCallerBuffers)
-    destinations = [](Value, Value, unsigned) { return true; };
-  FailureOr<BufferLiveness> liveness =
-      BufferLiveness::compute(function.getFunctionBody(), policy, destinations);
+  FailureOr<BufferLiveness> liveness = BufferLiveness::compute(
+      function.getFunctionBody(), inPlaceWhereAllowed(inPlace),
+      memplan::resultsInCallerBuffers(resultsInCallerBuffers));
   if (failed(liveness))
     return failure();
 

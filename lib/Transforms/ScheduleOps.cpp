@@ -92,11 +92,8 @@ FailureOr<BodySchedule> buildProblem(Block &block, bool destinations) {
     previous = i;
   }
 
-  DestinationPolicy policy;
-  if (destinations)
-    policy = [](Value, Value, unsigned) { return true; };
-  FailureOr<BufferLiveness> liveness =
-      BufferLiveness::compute(*block.getParent(), nullptr, policy);
+  FailureOr<BufferLiveness> liveness = BufferLiveness::compute(
+      *block.getParent(), nullptr, resultsInCallerBuffers(destinations));
   if (failed(liveness))
     return failure();
 
@@ -178,16 +175,10 @@ void applyOrder(ArrayRef<Operation *> ops, const Schedule &order) {
 /// The lower bound of the block as it is, as --plan-offsets measures it;
 /// none if the liveness refuses this order (its diagnostics dropped).
 std::optional<uint64_t> measure(Region &body, bool inPlace, bool destinations) {
-  InPlacePolicy inPlacePolicy;
-  if (inPlace)
-    inPlacePolicy = [](OpResult, unsigned) { return true; };
-  DestinationPolicy destinationPolicy;
-  if (destinations)
-    destinationPolicy = [](Value, Value, unsigned) { return true; };
   ScopedDiagnosticHandler silence(body.getContext(),
                                   [](Diagnostic &) { return success(); });
-  FailureOr<BufferLiveness> liveness =
-      BufferLiveness::compute(body, inPlacePolicy, destinationPolicy);
+  FailureOr<BufferLiveness> liveness = BufferLiveness::compute(
+      body, inPlaceWhereAllowed(inPlace), resultsInCallerBuffers(destinations));
   if (failed(liveness))
     return std::nullopt;
   return computeLowerBound(liveness->toProblem(/*alignment=*/1));
@@ -216,6 +207,13 @@ struct ScheduleOpsPass
     Region &region = function.getFunctionBody();
     if (!llvm::hasSingleElement(region))
       return success(); // --plan-offsets says what it cannot plan
+    // Moving ops would leave a plan's offsets on the wrong lifetimes.
+    if (MemPlanDialect::ArenaSizeAttrHelper(function.getContext())
+            .isAttrPresent(function))
+      return function.emitError()
+             << "@" << function.getName()
+             << " is already planned (memplan.arena_size): run "
+                "--memplan-schedule before --plan-offsets";
     Block &block = region.front();
     FailureOr<BodySchedule> body = buildProblem(block, resultsInCallerBuffers);
     if (failed(body))
@@ -245,9 +243,9 @@ struct ScheduleOpsPass
     applyOrder(body->ops, best ? best->order : scheduleInOrder(body->problem));
     // For the memory report: the bound of the order as written.
     MemPlanDialect::UnscheduledLowerBoundAttrHelper(function.getContext())
-        .setAttr(function, IntegerAttr::get(
-                               IntegerType::get(function.getContext(), 64),
-                               static_cast<int64_t>(*inputBound)));
+        .setAttr(function,
+                 IntegerAttr::get(IntegerType::get(function.getContext(), 64),
+                                  static_cast<int64_t>(*inputBound)));
 
     // At the return, as --plan-offsets's remark (a generated function's
     // signature can fill a line of megabytes).

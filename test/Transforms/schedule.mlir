@@ -81,3 +81,8 @@ func.func @chain(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // The exact search keeps a table of 2^ops sets: at most 24 ops.
 // RUN: not memplan-opt %s --split-input-file --memplan-schedule=exact-ops=25 2>&1 | FileCheck %s --check-prefix=TOO-MANY
 // TOO-MANY: error: --memplan-schedule: exact-ops is 25; at most 24 (the search keeps a table of 2^ops sets)
+
+// A planned function is not reordered: its offsets would no longer match
+// its lifetimes.
+// RUN: not memplan-opt %s --split-input-file --plan-offsets --memplan-schedule -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLANNED
+// PLANNED: error: @two_chains is already planned (memplan.arena_size): run --memplan-schedule before --plan-offsets

@@ -104,6 +104,11 @@ using InPlacePolicy =
 using DestinationPolicy = std::function<bool(
     mlir::Value first, mlir::Value returned, unsigned resultIndex)>;
 
+/// The policies of --plan-offsets's options: every reuse the ops allow (or
+/// none), every returned value in its caller's buffer (or none).
+InPlacePolicy inPlaceWhereAllowed(bool enabled);
+DestinationPolicy resultsInCallerBuffers(bool enabled);
+
 class BufferLiveness {
 public:
   /// Analyses `body` (one block). Emits a diagnostic at the offending op or
