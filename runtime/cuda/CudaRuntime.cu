@@ -60,8 +60,13 @@ int invalid(mprt_context *context, const char *message) {
 int launched(mprt_context *context, cudaError_t error, const char *what) {
   if (error == cudaSuccess)
     return MPRT_OK;
-  if (error == cudaErrorInvalidValue)
-    return invalid(context, what); // a dtype or size the kernel refuses
+  // Launchers answer cudaErrorInvalidValue for a dtype or size their kernels
+  // do not handle (as CUDA does for a launch it cannot make): say which.
+  if (error == cudaErrorInvalidValue) {
+    snprintf(context->lastError, sizeof(context->lastError),
+             "%s: a dtype, size or launch shape it does not handle", what);
+    return MPRT_ERROR_INVALID_ARGUMENT;
+  }
   return cudaFailed(context, error, what);
 }
 
