@@ -9,6 +9,7 @@
 #include "memplan/Transforms/Passes.h"
 
 #include "FunctionPlan.h"
+#include "FunctionSchedule.h"
 #include "ModuleFunctions.h"
 #include "PlanReports.h"
 #include "memplan/Support/OutputFiles.h"
@@ -59,6 +60,13 @@ struct PlanOffsetsPass
     if (failed(forEachFunctionInParallel(
             &getContext(), functions,
             [&](size_t index, FunctionOpInterface function) {
+              if (schedule) {
+                ScheduleSettings settings;
+                settings.inPlace = inPlace;
+                settings.resultsInCallerBuffers = resultsInCallerBuffers;
+                if (failed(scheduleFunction(function, settings)))
+                  return failure();
+              }
               FailureOr<FunctionPlan> plan =
                   planFunction(function, algorithm, alignment, inPlace,
                                resultsInCallerBuffers, &search);

@@ -4,27 +4,14 @@
 // See the LICENSE file at the root of the repository.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Builds a ScheduleProblem (Scheduling.h) from a function body: buffers and
-// their users from BufferLiveness (without in-place reuse, so that every
-// result's buffer is its own; views join their source), order constraints
-// from SSA uses, in-place writers and ops of unknown memory effect. Each
-// candidate order is then applied to the block and measured with the
-// liveness --plan-offsets will use, so the kept order is the best by the
-// exact lower bound, not by the scheduler's model.
+// The pass over a module's functions; FunctionSchedule.cpp does the work.
 //
 //===----------------------------------------------------------------------===//
 
 #include "memplan/Transforms/Passes.h"
 
+#include "FunctionSchedule.h"
 #include "ModuleFunctions.h"
-#include "memplan/Analysis/BufferLiveness.h"
-#include "memplan/Dialect/MemPlan/IR/MemPlanDialect.h"
-#include "memplan/Dialect/MemPlan/IR/MemPlanInterfaces.h"
-#include "memplan/Planner/Scheduling.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace memplan {
 #define GEN_PASS_DEF_SCHEDULEOPS
@@ -35,154 +22,6 @@ using namespace mlir;
 using namespace memplan;
 
 namespace {
-
-/// The body's ops in order (the terminator last) and the problem over them.
-struct BodySchedule {
-  SmallVector<Operation *> ops;
-  ScheduleProblem problem;
-};
-
-/// Ops that state their memory behaviour on tensors through the planning
-/// interface (views, writes into operands) are ordered by what they state;
-/// any other op with memory effects keeps its place among those like it.
-bool isOrderedByEffects(Operation *op) {
-  return !isa<BufferPlanningOpInterface>(op) && !isMemoryEffectFree(op);
-}
-
-FailureOr<BodySchedule> buildProblem(Block &block, bool destinations) {
-  BodySchedule body;
-  DenseMap<Operation *, uint32_t> index;
-  for (Operation &op : block) {
-    index[&op] = uint32_t(body.ops.size());
-    body.ops.push_back(&op);
-  }
-  size_t n = body.ops.size();
-  body.problem.ops.resize(n);
-  // The top-level op of the body holding `user`.
-  auto topLevel = [&](Operation *user) -> std::optional<uint32_t> {
-    Operation *ancestor = block.findAncestorOpInBlock(*user);
-    if (!ancestor)
-      return std::nullopt;
-    return index.lookup(ancestor);
-  };
-  llvm::SmallVector<llvm::SetVector<uint32_t>> predecessors(n);
-  auto order = [&](uint32_t before, uint32_t after) {
-    if (before != after)
-      predecessors[after].insert(before);
-  };
-
-  // SSA uses, also from nested regions.
-  for (uint32_t i = 0; i < n; ++i)
-    body.ops[i]->walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands())
-        if (Operation *definer = operand.getDefiningOp())
-          if (definer->getBlock() == &block)
-            order(index.lookup(definer), i);
-    });
-  // The terminator last.
-  for (uint32_t i = 0; i + 1 < n; ++i)
-    order(i, uint32_t(n - 1));
-  // Ops of unknown memory effect keep their relative order.
-  std::optional<uint32_t> previous;
-  for (uint32_t i = 0; i + 1 < n; ++i) {
-    if (!isOrderedByEffects(body.ops[i]))
-      continue;
-    if (previous)
-      order(*previous, i);
-    previous = i;
-  }
-
-  FailureOr<BufferLiveness> liveness = BufferLiveness::compute(
-      *block.getParent(), nullptr, resultsInCallerBuffers(destinations));
-  if (failed(liveness))
-    return failure();
-
-  // Users of each storage: a buffer, or an external value with its views.
-  auto usersOf = [&](ArrayRef<Value> values) {
-    llvm::SetVector<uint32_t> users;
-    for (Value value : values)
-      for (Operation *user : value.getUsers())
-        if (std::optional<uint32_t> at = topLevel(user))
-          users.insert(*at);
-    return users;
-  };
-  for (const LiveBuffer &buffer : liveness->getBuffers()) {
-    uint32_t creator = index.lookup(buffer.op);
-    if (buffer.kind == LiveBuffer::Kind::Scratch) {
-      body.problem.ops[creator].scratch += buffer.bytes;
-      continue;
-    }
-    ScheduleProblem::Buffer scheduled;
-    scheduled.size = buffer.destination ? 0 : buffer.bytes;
-    scheduled.creator = creator;
-    SmallVector<Value> values;
-    for (const BufferValue &value : buffer.values)
-      values.push_back(value.value);
-    for (uint32_t user : usersOf(values))
-      if (user != creator)
-        scheduled.users.push_back(user);
-    body.problem.buffers.push_back(std::move(scheduled));
-  }
-
-  // Around a write into an operand's memory, every other access to that
-  // memory stays on its side of the writer.
-  DenseMap<Value, SmallVector<Value>> externalViews;
-  for (Operation *op : body.ops)
-    for (Value operand : op->getOperands())
-      if (liveness->isExternal(operand))
-        externalViews[liveness->getExternal(operand).value].push_back(operand);
-  for (uint32_t w = 0; w < n; ++w) {
-    auto planning = dyn_cast<BufferPlanningOpInterface>(body.ops[w]);
-    if (!planning)
-      continue;
-    for (unsigned r = 0; r < body.ops[w]->getNumResults(); ++r) {
-      std::optional<unsigned> aliased = planning.getAliasedOperand(r);
-      if (!aliased || !planning.writesAliasedOperand(r))
-        continue;
-      Value written = body.ops[w]->getOperand(*aliased);
-      SmallVector<Value> storage;
-      if (liveness->isExternal(written)) {
-        storage = externalViews.lookup(liveness->getExternal(written).value);
-        storage.push_back(liveness->getExternal(written).value);
-      } else if (std::optional<unsigned> b =
-                     liveness->getBufferIndex(written)) {
-        for (const BufferValue &value : liveness->getBuffers()[*b].values)
-          storage.push_back(value.value);
-      }
-      for (uint32_t user : usersOf(storage)) {
-        if (user < w)
-          order(user, w);
-        else
-          order(w, user);
-      }
-    }
-  }
-  for (uint32_t i = 0; i < n; ++i)
-    body.problem.ops[i].predecessors.assign(predecessors[i].begin(),
-                                            predecessors[i].end());
-  return body;
-}
-
-/// Puts the block's ops in `order` (indices into `ops`; the terminator
-/// stays last).
-void applyOrder(ArrayRef<Operation *> ops, const Schedule &order) {
-  Operation *terminator = ops.back();
-  for (uint32_t i : order)
-    if (ops[i] != terminator)
-      ops[i]->moveBefore(terminator);
-}
-
-/// The lower bound of the block as it is, as --plan-offsets measures it;
-/// none if the liveness refuses this order (its diagnostics dropped).
-std::optional<uint64_t> measure(Region &body, bool inPlace, bool destinations) {
-  ScopedDiagnosticHandler silence(body.getContext(),
-                                  [](Diagnostic &) { return success(); });
-  FailureOr<BufferLiveness> liveness = BufferLiveness::compute(
-      body, inPlaceWhereAllowed(inPlace), resultsInCallerBuffers(destinations));
-  if (failed(liveness))
-    return std::nullopt;
-  return computeLowerBound(liveness->toProblem(/*alignment=*/1));
-}
 
 struct ScheduleOpsPass
     : public memplan::impl::ScheduleOpsBase<ScheduleOpsPass> {
@@ -196,74 +35,25 @@ struct ScheduleOpsPass
           << "; at most 24 (the search keeps a table of 2^ops sets)";
       return signalPassFailure();
     }
-    // One function after another: measuring a candidate silences the
-    // context's diagnostics for a moment.
-    for (FunctionOpInterface function : collectModuleFunctions(getOperation()))
-      if (failed(scheduleFunction(function)))
-        return signalPassFailure();
-  }
-
-  LogicalResult scheduleFunction(FunctionOpInterface function) {
-    Region &region = function.getFunctionBody();
-    if (!llvm::hasSingleElement(region))
-      return success(); // --plan-offsets says what it cannot plan
-    // Moving ops would leave a plan's offsets on the wrong lifetimes.
-    if (MemPlanDialect::ArenaSizeAttrHelper(function.getContext())
-            .isAttrPresent(function))
-      return function.emitError()
-             << "@" << function.getName()
-             << " is already planned (memplan.arena_size): run "
-                "--memplan-schedule before --plan-offsets";
-    Block &block = region.front();
-    FailureOr<BodySchedule> body = buildProblem(block, resultsInCallerBuffers);
-    if (failed(body))
-      return failure();
-    std::optional<uint64_t> inputBound =
-        measure(region, inPlace, resultsInCallerBuffers);
-    if (!inputBound)
-      return function.emitError("cannot measure the input order");
-
-    std::vector<ScheduleCandidate> candidates =
-        scheduleCandidates(body->problem, exactOps);
-    const ScheduleCandidate *best = nullptr;
-    uint64_t bestBound = *inputBound;
-    bool proven = false;
-    for (const ScheduleCandidate &candidate : candidates) {
-      if (candidate.name == "input")
-        continue;
-      proven = proven || candidate.provenOptimal;
-      applyOrder(body->ops, candidate.order);
-      std::optional<uint64_t> bound =
-          measure(region, inPlace, resultsInCallerBuffers);
-      if (bound && *bound < bestBound) {
-        bestBound = *bound;
-        best = &candidate;
-      }
-    }
-    applyOrder(body->ops, best ? best->order : scheduleInOrder(body->problem));
-    // For the memory report: the bound of the order as written.
-    MemPlanDialect::UnscheduledLowerBoundAttrHelper(function.getContext())
-        .setAttr(function,
-                 IntegerAttr::get(IntegerType::get(function.getContext(), 64),
-                                  static_cast<int64_t>(*inputBound)));
-
-    // At the return, as --plan-offsets's remark (a generated function's
-    // signature can fill a line of megabytes).
-    InFlightDiagnostic remark = mlir::emitRemark(block.back().getLoc());
-    remark << "memplan: @" << function.getName() << ": ";
-    if (best) {
-      ++numReordered;
-      remark << "ops reordered (" << best->name << "): lower bound "
-             << *inputBound << " -> " << bestBound << " bytes";
-    } else {
-      ++numKept;
-      remark << "input order kept: lower bound " << *inputBound
-             << " bytes, no candidate lower";
-    }
-    if (proven)
-      remark << "; the exact order of the scheduling model was among the "
-                "candidates";
-    return success();
+    ScheduleSettings settings;
+    settings.inPlace = inPlace;
+    settings.resultsInCallerBuffers = resultsInCallerBuffers;
+    settings.exactOps = exactOps;
+    SmallVector<FunctionOpInterface> functions =
+        collectModuleFunctions(getOperation());
+    std::vector<char> reordered(functions.size(), 0);
+    if (failed(forEachFunctionInParallel(
+            &getContext(), functions,
+            [&](size_t index, FunctionOpInterface function) {
+              FailureOr<bool> changed = scheduleFunction(function, settings);
+              if (failed(changed))
+                return failure();
+              reordered[index] = *changed;
+              return success();
+            })))
+      return signalPassFailure();
+    for (char changed : reordered)
+      ++(changed ? numReordered : numKept);
   }
 };
 

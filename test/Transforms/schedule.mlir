@@ -86,3 +86,16 @@ func.func @chain(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // its lifetimes.
 // RUN: not memplan-opt %s --split-input-file --plan-offsets --memplan-schedule -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLANNED
 // PLANNED: error: @two_chains is already planned (memplan.arena_size): run --memplan-schedule before --plan-offsets
+
+// --plan-offsets runs the same scheduler first with `schedule=true`, also
+// per function and through the pipeline, and plans the new order: the two
+// chains then need 32784 bytes (32768 + 16), not 65536.
+// RUN: memplan-opt %s --split-input-file --plan-offsets=schedule=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLAN
+// RUN: memplan-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(plan-offsets{schedule=true}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLAN
+// RUN: memplan-opt %s --split-input-file --memplan-plan-pipeline="schedule=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLAN
+// PLAN: remark: memplan: @two_chains: ops reordered (least-peak): lower bound 65536 -> 32784 bytes
+// PLAN: remark: memplan: @two_chains: arena {{[0-9]+}} bytes, lower bound 32784 bytes
+// Without it, the order as written.
+// RUN: memplan-opt %s --split-input-file --plan-offsets -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNSCHEDULED
+// UNSCHEDULED-NOT: reordered
+// UNSCHEDULED: remark: memplan: @two_chains: arena {{[0-9]+}} bytes, lower bound 65536 bytes

@@ -94,6 +94,10 @@ def PlanOffsets : Pass<"plan-offsets"> {
            "Compute each returned value (and what shares its memory) in the "
            "caller's buffer of that result, outside the arena "
            "(memplan.destinations), instead of in the arena">,
+    Option<"schedule", "schedule", "bool", "false",
+           "First reorder each function's ops to lower its lower bound, as "
+           "--memplan-schedule does (measured with this pass's in-place and "
+           "results-in-caller-buffers)">,
     Option<"reportFile", "report", "std::string", "\"\"",
            "Write the plan as JSON to this file">,
     Option<"svgFile", "svg", "std::string", "\"\"",

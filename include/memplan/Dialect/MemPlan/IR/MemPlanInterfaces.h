@@ -16,6 +16,12 @@
 #include <cstdint>
 #include <optional>
 
+namespace memplan {
+/// Elements of every ranked tensor result of `op` together (saturating at
+/// 2^64 - 1): the default FLOP count of a RecomputableOpInterface op.
+uint64_t countResultElements(mlir::Operation *op);
+} // namespace memplan
+
 #include "memplan/Dialect/MemPlan/IR/MemPlanInterfaces.h.inc"
 
 #endif // MEMPLAN_DIALECT_MEMPLAN_IR_MEMPLANINTERFACES_H

@@ -8,7 +8,8 @@
 // interface: does a result alias an operand (a view, no new memory), may a
 // result overwrite an operand that dies at this op (in-place reuse), how many
 // scratch bytes does the op need while it runs, and is that scratch a math
-// library's workspace.
+// library's workspace. Rematerialisation asks a second interface: may the op
+// be run again, and what does that cost.
 //
 //===----------------------------------------------------------------------===//
 
@@ -88,6 +89,36 @@ def MemPlan_BufferPlanningOpInterface
       /*args=*/(ins),
       /*methodBody=*/"",
       /*defaultImplementation=*/"return false;">,
+  ];
+}
+
+def MemPlan_RecomputableOpInterface
+    : OpInterface<"RecomputableOpInterface"> {
+  let cppNamespace = "::memplan";
+  let description = [{
+    An op that may be run a second time to recompute its results, and what
+    that costs, for rematerialisation (`--memplan-fit-budget`).
+
+    Implementing it states that the op's results depend only on its operands
+    and attributes, bit for bit (no randomness, no state), so a clone placed
+    later, reading the same operand values, computes the same results. (The
+    op must also be free of memory effects; the pass checks that too.)
+
+    * `getFlopCount()`: the arithmetic operations one run performs, the
+      cost the pass minimises. The default counts one per result element;
+      ops override it where a run does more (a matmul: 2·M·N·K) or only
+      moves data (a transpose: 0). docs/planning.md lists the counts.
+  }];
+
+  let methods = [
+    InterfaceMethod<
+      /*desc=*/"Arithmetic operations of one run of the op.",
+      /*retTy=*/"uint64_t",
+      /*methodName=*/"getFlopCount",
+      /*args=*/(ins),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/
+        "return ::memplan::countResultElements($_op.getOperation());">,
   ];
 }
 

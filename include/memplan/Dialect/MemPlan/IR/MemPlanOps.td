@@ -40,6 +40,11 @@ defvar InPlaceBuffers = DeclareOpInterfaceMethods<
     MemPlan_BufferPlanningOpInterface, ["getInPlaceOperands"]>;
 defvar AliasingBuffers = DeclareOpInterfaceMethods<
     MemPlan_BufferPlanningOpInterface, ["getAliasedOperand"]>;
+// Ops that may be run again (rematerialisation): one FLOP per result element
+// by default; `CountedFlops` ops count their own (FlopCounts.cpp).
+defvar Recomputable = MemPlan_RecomputableOpInterface;
+defvar CountedFlops = DeclareOpInterfaceMethods<
+    MemPlan_RecomputableOpInterface, ["getFlopCount"]>;
 
 // Result types: every op whose result type follows from its operands and
 // attributes implements InferTypeOpInterface, so it is built without one
@@ -56,6 +61,7 @@ defvar ResultTypeInferred = InferTypeOpAdaptor;
 //===----------------------------------------------------------------------===//
 
 def MemPlan_MatmulOp : MemPlan_Op<"matmul", [Pure, ResultTypeInferred,
+    CountedFlops,
     DeclareOpInterfaceMethods<MemPlan_BufferPlanningOpInterface,
                               ["getScratchBytes",
                                "isScratchLibraryWorkspace"]>]> {
@@ -95,7 +101,8 @@ def MemPlan_MatmulOp : MemPlan_Op<"matmul", [Pure, ResultTypeInferred,
 
 
 class MemPlan_BinaryOp<string mnemonic, string formula>
-    : MemPlan_Op<mnemonic, [Pure, InPlaceBuffers, ResultTypeInferred]> {
+    : MemPlan_Op<mnemonic, [Pure, InPlaceBuffers, ResultTypeInferred,
+                            Recomputable]> {
   let summary = "Elementwise " # mnemonic # " with numpy broadcasting";
   let description = [{
     `result = }] # formula # [{`, elementwise. Operand shapes broadcast as in
@@ -140,7 +147,7 @@ def MemPlan_DivOp : MemPlan_BinaryOp<"div", "lhs / rhs">;
 //===----------------------------------------------------------------------===//
 
 class MemPlan_ActivationOp<string mnemonic, string formula>
-    : MemPlan_Op<mnemonic, [Pure, InPlaceBuffers,
+    : MemPlan_Op<mnemonic, [Pure, InPlaceBuffers, CountedFlops,
                             AllTypesMatch<["input", "result"]>,
                             ResultOfOperandType]> {
   let summary = "Elementwise " # mnemonic # " activation";
@@ -167,6 +174,7 @@ def MemPlan_ReluOp : MemPlan_ActivationOp<"relu", "max(x, 0)">;
 //===----------------------------------------------------------------------===//
 
 def MemPlan_SoftmaxOp : MemPlan_Op<"softmax", [Pure, InPlaceBuffers,
+    CountedFlops,
     AllTypesMatch<["input", "result"]>, ResultOfOperandType]> {
   let summary = "Softmax over one axis";
   let description = [{
@@ -184,6 +192,7 @@ def MemPlan_SoftmaxOp : MemPlan_Op<"softmax", [Pure, InPlaceBuffers,
 }
 
 def MemPlan_LayerNormOp : MemPlan_Op<"layer_norm", [Pure, InPlaceBuffers,
+    CountedFlops,
     AllTypesMatch<["input", "result"]>, AllTypesMatch<["gamma", "beta"]>,
     ResultOfOperandType]> {
   let summary = "Layer normalisation over the last dimension";
@@ -209,6 +218,7 @@ def MemPlan_LayerNormOp : MemPlan_Op<"layer_norm", [Pure, InPlaceBuffers,
 }
 
 def MemPlan_RMSNormOp : MemPlan_Op<"rms_norm", [Pure, InPlaceBuffers,
+    CountedFlops,
     AllTypesMatch<["input", "result"]>, ResultOfOperandType]> {
   let summary = "RMS normalisation over the last dimension";
   let description = [{
@@ -235,7 +245,8 @@ def MemPlan_RMSNormOp : MemPlan_Op<"rms_norm", [Pure, InPlaceBuffers,
 // Embeddings and positions
 //===----------------------------------------------------------------------===//
 
-def MemPlan_EmbeddingOp : MemPlan_Op<"embedding", [Pure, PlainBuffers]> {
+def MemPlan_EmbeddingOp : MemPlan_Op<"embedding", [Pure, PlainBuffers,
+    CountedFlops]> {
   let summary = "Embedding lookup: rows of a table selected by token ids";
   let description = [{
     `result[i..., h] = table[ids[i...], h]`. `table` is `[vocab, hidden]`,
@@ -256,7 +267,7 @@ def MemPlan_EmbeddingOp : MemPlan_Op<"embedding", [Pure, PlainBuffers]> {
   let hasVerifier = 1;
 }
 
-def MemPlan_RopeOp : MemPlan_Op<"rope", [Pure, InPlaceBuffers,
+def MemPlan_RopeOp : MemPlan_Op<"rope", [Pure, InPlaceBuffers, CountedFlops,
     AllTypesMatch<["input", "result"]>, ResultOfOperandType]> {
   let summary = "Rotary position embedding";
   let description = [{
@@ -285,6 +296,7 @@ def MemPlan_RopeOp : MemPlan_Op<"rope", [Pure, InPlaceBuffers,
 //===----------------------------------------------------------------------===//
 
 def MemPlan_TransposeOp : MemPlan_Op<"transpose", [Pure, PlainBuffers,
+    CountedFlops,
                                                   ResultTypeInferred]> {
   let summary = "Permute dimensions (a copy)";
   let description = [{
@@ -306,7 +318,7 @@ def MemPlan_TransposeOp : MemPlan_Op<"transpose", [Pure, PlainBuffers,
   let hasVerifier = 1;
 }
 
-def MemPlan_ReshapeOp : MemPlan_Op<"reshape", [Pure,
+def MemPlan_ReshapeOp : MemPlan_Op<"reshape", [Pure, CountedFlops,
     DeclareOpInterfaceMethods<MemPlan_BufferPlanningOpInterface,
                               ["getAliasedOperand", "writesAliasedOperand"]>]> {
   let summary = "Reinterpret a tensor with another shape (a view, no copy)";
@@ -325,7 +337,7 @@ def MemPlan_ReshapeOp : MemPlan_Op<"reshape", [Pure,
   let hasVerifier = 1;
 }
 
-def MemPlan_ConcatOp : MemPlan_Op<"concat", [Pure, PlainBuffers,
+def MemPlan_ConcatOp : MemPlan_Op<"concat", [Pure, PlainBuffers, CountedFlops,
                                             ResultTypeInferred]> {
   let summary = "Concatenate tensors along one axis";
   let description = [{
@@ -345,7 +357,7 @@ def MemPlan_ConcatOp : MemPlan_Op<"concat", [Pure, PlainBuffers,
   let hasVerifier = 1;
 }
 
-def MemPlan_SliceOp : MemPlan_Op<"slice", [Pure, PlainBuffers,
+def MemPlan_SliceOp : MemPlan_Op<"slice", [Pure, PlainBuffers, CountedFlops,
                                           ResultTypeInferred]> {
   let summary = "Extract a box of a tensor (a copy)";
   let description = [{
@@ -368,7 +380,7 @@ def MemPlan_SliceOp : MemPlan_Op<"slice", [Pure, PlainBuffers,
   let hasVerifier = 1;
 }
 
-def MemPlan_CastOp : MemPlan_Op<"cast", [Pure, InPlaceBuffers]> {
+def MemPlan_CastOp : MemPlan_Op<"cast", [Pure, InPlaceBuffers, Recomputable]> {
   let summary = "Convert the element type";
   let description = [{
     Converts every element to the result's element type (round to nearest
@@ -391,6 +403,7 @@ def MemPlan_CastOp : MemPlan_Op<"cast", [Pure, InPlaceBuffers]> {
 //===----------------------------------------------------------------------===//
 
 def MemPlan_AttentionOp : MemPlan_Op<"attention", [Pure, ResultTypeInferred,
+    CountedFlops,
     DeclareOpInterfaceMethods<MemPlan_BufferPlanningOpInterface,
                               ["getScratchBytes"]>]> {
   let summary = "Fused scaled dot-product attention (grouped-query heads)";
