@@ -32,13 +32,25 @@ struct ScheduleSettings {
 };
 
 /// Reorders the body of `function` (one block) to the candidate order with
-/// the lowest lower bound, keeping the input order on ties; records the
+/// the lowest lower bound, ties broken by the fewest byte-steps (bytes live
+/// summed over the steps: an order that frees memory sooner everywhere
+/// else leaves less for rematerialisation to do), keeping the input order
+/// when none is better; records the
 /// input order's bound (memplan.unscheduled_lower_bound) and emits one
 /// remark. Returns whether the order changed. Functions without a body or
 /// with several blocks are left as they are (false); a function already
 /// planned is an error.
 mlir::FailureOr<bool> scheduleFunction(mlir::FunctionOpInterface function,
                                        const ScheduleSettings &settings);
+
+/// What a body's order costs in memory, as --plan-offsets measures it: the
+/// lower bound, and the sum over buffers of bytes x steps live.
+struct MemoryProfile {
+  uint64_t lowerBound = 0;
+  uint64_t byteSteps = 0;
+};
+mlir::FailureOr<MemoryProfile> measureProfile(mlir::Region &body, bool inPlace,
+                                              bool resultsInCallerBuffers);
 
 /// The lower bound of `body` in its current order, as --plan-offsets with
 /// these options measures it; fails with the liveness's diagnostic.

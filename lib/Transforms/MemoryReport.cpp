@@ -47,6 +47,9 @@ struct FunctionMemory {
   uint64_t arena = 0, lowerBound = 0, withoutReuse = 0, bufferCount = 0;
   /// The lower bound of the order as written, if --memplan-schedule ran.
   std::optional<uint64_t> unscheduledLowerBound;
+  /// The lower bound before --memplan-fit-budget, and the arithmetic
+  /// operations its recomputations add to a step, if it ran.
+  std::optional<uint64_t> unrematerializedLowerBound, recomputedFlops;
   uint64_t scratch = 0, gradients = 0, outputs = 0;
   /// The largest math-library workspace one op takes, and how much the
   /// workspaces add to the lower bound (the most bytes live at once with
@@ -77,6 +80,13 @@ FailureOr<FunctionMemory> measure(FunctionOpInterface function) {
           MemPlanDialect::UnscheduledLowerBoundAttrHelper(context).getAttr(
               function))
     memory.unscheduledLowerBound = bound.getInt();
+  if (IntegerAttr bound =
+          MemPlanDialect::UnrematerializedLowerBoundAttrHelper(context).getAttr(
+              function))
+    memory.unrematerializedLowerBound = bound.getInt();
+  if (IntegerAttr flops =
+          MemPlanDialect::RecomputedFlopsAttrHelper(context).getAttr(function))
+    memory.recomputedFlops = flops.getInt();
 
   for (BlockArgument argument : function.getArguments()) {
     ByteSize size = getByteSize(argument.getType());
@@ -191,6 +201,11 @@ void printTable(raw_ostream &os, const FunctionMemory &m) {
   row("    lower bound", m.lowerBound);
   if (m.unscheduledLowerBound)
     row("    lower bound before scheduling", *m.unscheduledLowerBound);
+  if (m.unrematerializedLowerBound)
+    row("    lower bound before recomputation", *m.unrematerializedLowerBound);
+  if (m.recomputedFlops)
+    os << llvm::left_justify("    recomputed operations", 36)
+       << llvm::right_justify(withCommas(*m.recomputedFlops), 20) << "\n";
   row("    without reuse", m.withoutReuse);
   row("    scratch buffers", m.scratch);
   row("      library workspace (largest)", m.libraryWorkspace);
@@ -228,6 +243,11 @@ void writeJson(raw_ostream &os, ArrayRef<FunctionMemory> functions) {
         if (m.unscheduledLowerBound)
           json.attribute("unscheduled_lower_bound_bytes",
                          *m.unscheduledLowerBound);
+        if (m.unrematerializedLowerBound)
+          json.attribute("unrematerialized_lower_bound_bytes",
+                         *m.unrematerializedLowerBound);
+        if (m.recomputedFlops)
+          json.attribute("recomputed_operations", *m.recomputedFlops);
         json.attribute("bytes_without_reuse", m.withoutReuse);
         json.attribute("buffer_count", m.bufferCount);
         json.attribute("scratch_bytes", m.scratch);

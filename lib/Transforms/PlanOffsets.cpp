@@ -9,6 +9,7 @@
 #include "memplan/Transforms/Passes.h"
 
 #include "FunctionPlan.h"
+#include "FunctionRemat.h"
 #include "FunctionSchedule.h"
 #include "ModuleFunctions.h"
 #include "PlanReports.h"
@@ -65,6 +66,14 @@ struct PlanOffsetsPass
                 settings.inPlace = inPlace;
                 settings.resultsInCallerBuffers = resultsInCallerBuffers;
                 if (failed(scheduleFunction(function, settings)))
+                  return failure();
+              }
+              if (fitBudget) {
+                RematSettings settings;
+                settings.budget = fitBudget;
+                settings.inPlace = inPlace;
+                settings.resultsInCallerBuffers = resultsInCallerBuffers;
+                if (failed(fitFunctionToBudget(function, settings)))
                   return failure();
               }
               FailureOr<FunctionPlan> plan =

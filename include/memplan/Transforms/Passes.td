@@ -98,6 +98,10 @@ def PlanOffsets : Pass<"plan-offsets"> {
            "First reorder each function's ops to lower its lower bound, as "
            "--memplan-schedule does (measured with this pass's in-place and "
            "results-in-caller-buffers)">,
+    Option<"fitBudget", "fit-budget", "uint64_t", "0",
+           "Then, if non-zero, recompute kept values until each function's "
+           "lower bound fits in this many bytes, as --memplan-fit-budget "
+           "does">,
     Option<"reportFile", "report", "std::string", "\"\"",
            "Write the plan as JSON to this file">,
     Option<"svgFile", "svg", "std::string", "\"\"",
@@ -146,6 +150,53 @@ def ScheduleOps : Pass<"memplan-schedule", "::mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numReordered", "reordered", "Functions whose order changed">,
     Statistic<"numKept", "kept", "Functions whose input order was best">,
+  ];
+  let dependentDialects = ["::memplan::MemPlanDialect"];
+}
+
+def FitBudget : Pass<"memplan-fit-budget", "::mlir::ModuleOp"> {
+  let summary = "Recompute kept values to fit each function's lower bound "
+                "in a budget";
+  let description = [{
+    When a function's lower bound (the most bytes live at once) exceeds
+    `budget`, values that stay live across the peak without being used
+    there (activations a training step keeps for its backward pass) are
+    dropped after their last use before the peak and computed again, by
+    clones of the ops that made them, right before their next use. Only
+    ops implementing `RecomputableOpInterface` and free of memory effects
+    are cloned; a clone never reads memory that an op writes in place
+    (`writesAliasedOperand`) between the original and the clone. The
+    recomputations are chosen greedily, the most bytes removed at the peak
+    per operation (`getFlopCount`) first (`Rematerialization.h`), until the
+    bound fits; the result is measured with the liveness `--plan-offsets`
+    uses (its `in-place` and `results-in-caller-buffers` options).
+
+    Each clone carries `memplan.recomputed`; the function records the bound
+    before (`memplan.unrematerialized_lower_bound`) and the operations
+    added (`memplan.recomputed_flops`), which the memory report prints. A
+    function that cannot be brought under the budget is an error that says
+    how low recomputation gets, and is left as it was. Run it after
+    `--memplan-schedule` (which lowers the bound without recomputing) and
+    before `--plan-offsets`, or through `--plan-offsets=fit-budget=BYTES`.
+  }];
+  let options = [
+    Option<"budget", "budget", "uint64_t", "0",
+           "Bytes each function's lower bound must fit in (required)">,
+    Option<"bestEffort", "best-effort", "bool", "false",
+           "When a function cannot fit, keep the recomputations that lower "
+           "its bound most and warn, instead of failing">,
+    Option<"inPlace", "in-place", "bool", "true",
+           "Measure lower bounds as --plan-offsets with in-place=true plans">,
+    Option<"resultsInCallerBuffers", "results-in-caller-buffers", "bool",
+           "true",
+           "Measure lower bounds with returned values in the caller's "
+           "buffers, as --plan-offsets does by default">,
+  ];
+  let statistics = [
+    Statistic<"numRecomputedOps", "recomputed-ops", "Ops added to recompute "
+              "values">,
+    Statistic<"numRecomputedFlops", "recomputed-flops", "Arithmetic "
+              "operations those ops perform">,
   ];
   let dependentDialects = ["::memplan::MemPlanDialect"];
 }

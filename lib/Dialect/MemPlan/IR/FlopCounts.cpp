@@ -64,9 +64,9 @@ uint64_t AttentionOp::getFlopCount() {
   uint64_t batch = query.getShape()[0], heads = query.getShape()[1];
   uint64_t queries = query.getShape()[2], keys = key.getShape()[2];
   uint64_t headDim = query.getShape()[3], valueDim = value.getShape()[3];
-  uint64_t pairs = llvm::SaturatingMultiply(
-      llvm::SaturatingMultiply(batch, heads),
-      llvm::SaturatingMultiply(queries, keys));
+  uint64_t pairs =
+      llvm::SaturatingMultiply(llvm::SaturatingMultiply(batch, heads),
+                               llvm::SaturatingMultiply(queries, keys));
   if (getCausal() && queries == keys)
     pairs /= 2;
   return llvm::SaturatingMultiply(pairs, 2 * headDim + 2 * valueDim + 5);

@@ -95,7 +95,9 @@ LogicalResult MemPlanDialect::verifyOperationAttribute(Operation *op,
         "; entries are the index of a function result, or -1 for values not "
         "in a caller's result buffer");
   if (name == ScratchOffsetAttrHelper::getNameStr() ||
-      name == UnscheduledLowerBoundAttrHelper::getNameStr())
+      name == UnscheduledLowerBoundAttrHelper::getNameStr() ||
+      name == UnrematerializedLowerBoundAttrHelper::getNameStr() ||
+      name == RecomputedFlopsAttrHelper::getNameStr())
     return verifyByteCount(op, attr);
   if (name == ArenaSizeAttrHelper::getNameStr() ||
       name == LowerBoundAttrHelper::getNameStr()) {
@@ -125,7 +127,8 @@ LogicalResult MemPlanDialect::verifyOperationAttribute(Operation *op,
                                   "<gradient> and <loss>";
     return success();
   }
-  if (name == ArenaAttrHelper::getNameStr()) {
+  if (name == ArenaAttrHelper::getNameStr() ||
+      name == RecomputedAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' takes no value";
     return success();
@@ -153,7 +156,8 @@ LogicalResult MemPlanDialect::verifyRegionArgAttribute(Operation *op,
                 "<input>, <kv_cache>, <optimizer_state> and <master_weight>";
     return success();
   }
-  if (name == ArenaAttrHelper::getNameStr()) {
+  if (name == ArenaAttrHelper::getNameStr() ||
+      name == RecomputedAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' of argument #" << argIndex
                              << " takes no value";

@@ -11,7 +11,12 @@
 #
 # MODE schedule runs --memplan-schedule before planning the default variant
 # (ops reordered to lower the bound), so the reordered program is compared
-# with the unscheduled, unplanned one.
+# with the unscheduled, unplanned one. MODE remat runs
+# --memplan-fit-budget with a budget of 1 byte, best effort, before
+# planning: every value that can be recomputed after the peak is, so the
+# program with its recomputations is compared with the plain one;
+# break-remat then turns every recomputed GELU into a ReLU (a copy that is
+# not the op it copies): the outputs must differ.
 #
 # memplan-opt and memplan-translate are taken from PATH (lit puts the build's
 # there).
@@ -34,7 +39,18 @@ for ((seed = first; seed < first + count; ++seed)); do
   bash "$here/random-graph.sh" "$seed" "$ops" > "$base.mlir"
   schedule=()
   [[ $mode == schedule ]] && schedule=(--memplan-schedule)
-  memplan-opt "$base.mlir" "${schedule[@]}" --plan-offsets \
+  input=$base.mlir
+  if [[ $mode == remat || $mode == break-remat ]]; then
+    input=$base.remat.mlir
+    memplan-opt "$base.mlir" \
+      --memplan-fit-budget="budget=1 best-effort=true" -o "$input" 2>/dev/null
+    # A recomputation that is not the op it copies: every recomputed GELU
+    # becomes a ReLU.
+    [[ $mode == break-remat ]] &&
+      sed -i 's/memplan.gelu \(.*\) {memplan.recomputed}/memplan.relu \1 {memplan.recomputed}/' \
+        "$input"
+  fi
+  memplan-opt "$input" "${schedule[@]}" --plan-offsets \
     -o "$base.planned.mlir" 2>/dev/null
   memplan-opt "$base.mlir" \
     --plan-offsets="algorithm=naive in-place=false results-in-caller-buffers=false" \

@@ -43,6 +43,11 @@ def MemPlan_Dialect : Dialect {
     "::mlir::IntegerAttr":$alignment,
     // The lower bound of the input order, written by --memplan-schedule.
     "::mlir::IntegerAttr":$unscheduled_lower_bound,
+    // Rematerialisation (--memplan-fit-budget): on each op it added, and on
+    // the function, the lower bound before it and the operations added.
+    "::mlir::UnitAttr":$recomputed,
+    "::mlir::IntegerAttr":$unrematerialized_lower_bound,
+    "::mlir::IntegerAttr":$recomputed_flops,
     // Roles and names, written by memplan-gen.
     "::memplan::ArgumentRoleAttr":$role,
     "::mlir::StringAttr":$name,

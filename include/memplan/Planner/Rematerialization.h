@@ -1,0 +1,140 @@
+//===- Rematerialization.h - Recompute instead of keep ----------*- C++ -*-===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// When the most bytes live at once exceed a budget, some buffer that is live
+// across the peak but not used there (an activation the forward pass keeps
+// for the backward pass) can be dropped after its last use before the peak
+// and computed again, by clones of the ops that made it, right before its
+// next use. This file chooses such recomputations, fewest operations first,
+// until the peak fits the budget or no recomputation lowers it. Plain C++17,
+// no MLIR; --memplan-fit-budget builds the problem from IR and applies the
+// choices.
+//
+// The model is the one BufferLiveness plans without in-place reuse: a
+// storage is live from the op that creates it through the last op that
+// reads any of its values (a view's value lives in its source's storage);
+// an op's scratch is live at that op; external storages (arguments) are
+// never counted and always available, unless an op writes them in place.
+//
+// Choosing what to recompute under a budget with the fewest operations is
+// NP-hard (Checkmate solves it as an integer program). This is a greedy
+// heuristic: at the first step of the current peak, every storage live
+// there and not used there is a candidate, alone and grouped with the
+// others its next user reads; a candidate recomputes the chain of ops back
+// to values still live at that user (at most `maxChainOps` clones), and its
+// effect on every step is evaluated exactly under the model (a segment tree
+// over the steps); the candidate that removes the most bytes at the peak
+// per operation is applied, and the steps are recounted.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMPLAN_PLANNER_REMATERIALIZATION_H
+#define MEMPLAN_PLANNER_REMATERIALIZATION_H
+
+#include <cstdint>
+#include <vector>
+
+namespace memplan {
+
+struct RematProblem {
+  struct Op {
+    uint64_t flops = 0;
+    uint64_t scratch = 0;
+    /// Whether a clone of the op, reading the same operand values, computes
+    /// the same results (pure and deterministic).
+    bool recomputable = false;
+    /// Values the op reads as operands (rewritable), in operand order.
+    std::vector<uint32_t> operands;
+    /// Values read from inside the op's regions: they keep their storages
+    /// live, and such storages are never dropped.
+    std::vector<uint32_t> nestedUses;
+    std::vector<uint32_t> results;
+    /// Storages the op writes in place (an optimizer step, a cache update):
+    /// no clone that reads one of them moves across the op.
+    std::vector<uint32_t> writes;
+  };
+  struct Value {
+    uint32_t storage = 0;
+    /// The op that defines the value; none for arguments and values that
+    /// need no memory.
+    static constexpr uint32_t kNoOp = UINT32_MAX;
+    uint32_t definingOp = kNoOp;
+    /// For a view: the operand of `definingOp` whose storage it shares.
+    int32_t viewOfOperand = -1;
+  };
+  struct Storage {
+    uint64_t size = 0;
+    /// Outside the arena: never counted, never dropped.
+    bool external = false;
+  };
+  /// In program order.
+  std::vector<Op> ops;
+  std::vector<Value> values;
+  std::vector<Storage> storages;
+};
+
+/// One clone, inserted right before op `before`: op `source` (an op of the
+/// problem or an earlier clone) reading `operands`; its results are new
+/// values numbered `results` (one per result of `source`). Clones are
+/// numbered after the problem's ops, values after its values, in the order
+/// of the clones.
+struct RematClone {
+  uint32_t id = 0;
+  uint32_t source = 0;
+  uint32_t before = 0;
+  std::vector<uint32_t> operands;
+  std::vector<uint32_t> results;
+};
+
+/// Operand `operand` of op `op` reads `value` instead.
+struct RematRewire {
+  uint32_t op = 0;
+  uint32_t operand = 0;
+  uint32_t value = 0;
+};
+
+/// One recomputation: storages dropped across the peak, the clones that
+/// recompute them, and the uses moved onto the clones.
+struct RematDecision {
+  std::vector<uint32_t> droppedStorages;
+  std::vector<RematClone> clones;
+  std::vector<RematRewire> rewires;
+  uint64_t flops = 0;
+};
+
+struct RematLimits {
+  /// Most clones one decision may add (the depth of a recomputed chain).
+  unsigned maxChainOps = 12;
+  /// Most decisions in all.
+  unsigned maxDecisions = 100000;
+};
+
+struct RematResult {
+  std::vector<RematDecision> decisions; ///< in the order to apply them
+  uint64_t peakBefore = 0;              ///< under the model
+  uint64_t peakAfter = 0;
+  uint64_t recomputedFlops = 0;
+  uint64_t recomputedOps = 0;
+  bool fits = false; ///< peakAfter <= budget
+};
+
+/// The peak of `problem` under the model.
+uint64_t computeRematPeak(const RematProblem &problem);
+
+/// Chooses recomputations until the model's peak is at most `budget` or no
+/// candidate lowers it. Deterministic.
+RematResult rematerializeToBudget(const RematProblem &problem, uint64_t budget,
+                                  const RematLimits &limits = {});
+
+/// `problem` with `decisions` applied: clones inserted, uses rewired (the
+/// pass does the same to IR; tests replay with it).
+RematProblem applyRematDecisions(const RematProblem &problem,
+                                 const std::vector<RematDecision> &decisions,
+                                 std::vector<uint32_t> *order = nullptr);
+
+} // namespace memplan
+
+#endif // MEMPLAN_PLANNER_REMATERIALIZATION_H

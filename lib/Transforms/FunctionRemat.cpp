@@ -1,0 +1,288 @@
+//===- FunctionRemat.cpp - Recompute to fit one function's budget ---------===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Builds a RematProblem (Rematerialization.h) from a function body, with
+// storages from BufferLiveness without in-place reuse (every result's buffer
+// its own, views joining their source, as the model counts), lets the
+// planner core choose recomputations, and applies them: each clone is an
+// OpBuilder clone of the op it recomputes, inserted before its user, and the
+// user reads the clone's result. The choice is checked by measuring the
+// body with the liveness --plan-offsets uses; in-place reuse, which the
+// model leaves out, only lowers that measure, so the first round aims at
+// the budget plus what in-place reuse saved on the input, and a second
+// round, should that be too optimistic, aims at the budget itself.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FunctionRemat.h"
+
+#include "FunctionSchedule.h"
+#include "memplan/Analysis/BufferLiveness.h"
+#include "memplan/Dialect/MemPlan/IR/MemPlanDialect.h"
+#include "memplan/Dialect/MemPlan/IR/MemPlanInterfaces.h"
+#include "memplan/Planner/Rematerialization.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace memplan;
+
+namespace {
+
+/// The problem over a body, and the IR behind its op and value numbers.
+struct BodyProblem {
+  RematProblem problem;
+  SmallVector<Operation *> ops;
+  SmallVector<Value> values;
+};
+
+FailureOr<BodyProblem> buildProblem(Block &block, bool destinations) {
+  FailureOr<BufferLiveness> liveness = BufferLiveness::compute(
+      *block.getParent(), nullptr, resultsInCallerBuffers(destinations));
+  if (failed(liveness))
+    return failure();
+  BodyProblem body;
+  RematProblem &problem = body.problem;
+
+  // Storages: the arena's buffers, then one per external value, then one
+  // for values that need no memory (not tensors).
+  for (const LiveBuffer &buffer : liveness->getBuffers())
+    problem.storages.push_back(
+        {buffer.kind == LiveBuffer::Kind::Result && !buffer.destination
+             ? buffer.bytes
+             : 0,
+         false});
+  uint32_t firstExternal = uint32_t(problem.storages.size());
+  for (size_t e = 0; e < liveness->getExternals().size(); ++e)
+    problem.storages.push_back({0, true});
+  uint32_t noMemory = uint32_t(problem.storages.size());
+  problem.storages.push_back({0, true});
+  auto storageOf = [&](Value value) -> uint32_t {
+    if (std::optional<unsigned> buffer = liveness->getBufferIndex(value))
+      return *buffer;
+    if (liveness->isExternal(value))
+      return firstExternal + uint32_t(&liveness->getExternal(value) -
+                                      liveness->getExternals().data());
+    return noMemory;
+  };
+
+  DenseMap<Value, uint32_t> valueId;
+  DenseMap<Operation *, uint32_t> opId;
+  auto addValue = [&](Value value, uint32_t definingOp, int32_t viewOf) {
+    RematProblem::Value v;
+    v.storage = storageOf(value);
+    v.definingOp = definingOp;
+    v.viewOfOperand = viewOf;
+    valueId[value] = uint32_t(problem.values.size());
+    problem.values.push_back(v);
+    body.values.push_back(value);
+  };
+  for (BlockArgument argument : block.getArguments())
+    addValue(argument, RematProblem::Value::kNoOp, -1);
+
+  for (Operation &op : block) {
+    uint32_t id = uint32_t(problem.ops.size());
+    opId[&op] = id;
+    body.ops.push_back(&op);
+    RematProblem::Op model;
+    for (Value operand : op.getOperands())
+      model.operands.push_back(valueId.lookup(operand));
+    op.walk([&](Operation *nested) {
+      if (nested == &op)
+        return;
+      for (Value operand : nested->getOperands())
+        if (operand.getParentBlock() == &block)
+          model.nestedUses.push_back(valueId.lookup(operand));
+    });
+    for (OpResult result : op.getResults()) {
+      // A result in the storage of an operand is a view of it (in-place
+      // reuse is off, so nothing else shares).
+      int32_t viewOf = -1;
+      uint32_t storage = storageOf(result);
+      std::optional<unsigned> buffer = liveness->getBufferIndex(result);
+      bool shares =
+          buffer
+              ? liveness->getBuffers()[*buffer].values.front().value != result
+              : liveness->isExternal(result);
+      if (shares)
+        for (unsigned i = 0; i < op.getNumOperands(); ++i)
+          if (storageOf(op.getOperand(i)) == storage) {
+            viewOf = int32_t(i);
+            break;
+          }
+      addValue(result, id, viewOf);
+      model.results.push_back(valueId.lookup(result));
+    }
+    if (auto planning = dyn_cast<BufferPlanningOpInterface>(&op))
+      for (unsigned r = 0; r < op.getNumResults(); ++r) {
+        std::optional<unsigned> aliased = planning.getAliasedOperand(r);
+        if (aliased && planning.writesAliasedOperand(r))
+          model.writes.push_back(storageOf(op.getOperand(*aliased)));
+      }
+    auto recomputable = dyn_cast<RecomputableOpInterface>(&op);
+    model.recomputable = recomputable && isMemoryEffectFree(&op) &&
+                         op.getNumRegions() == 0 && op.getNumResults() > 0 &&
+                         !op.hasTrait<OpTrait::IsTerminator>();
+    if (recomputable)
+      model.flops = recomputable.getFlopCount();
+    problem.ops.push_back(std::move(model));
+  }
+  for (const LiveBuffer &buffer : liveness->getBuffers())
+    if (buffer.kind == LiveBuffer::Kind::Scratch)
+      problem.ops[opId.lookup(buffer.op)].scratch += buffer.bytes;
+  return body;
+}
+
+/// What was done to the IR, to undo it.
+struct Applied {
+  SmallVector<Operation *> clones;
+  SmallVector<std::tuple<Operation *, unsigned, Value>> oldOperands;
+};
+
+void applyDecisions(BodyProblem &body,
+                    const std::vector<RematDecision> &decisions,
+                    Applied &applied) {
+  MLIRContext *context = body.ops.front()->getContext();
+  for (const RematDecision &decision : decisions) {
+    for (const RematClone &clone : decision.clones) {
+      Operation *source = body.ops[clone.source];
+      OpBuilder builder(body.ops[clone.before]);
+      IRMapping mapping;
+      for (unsigned i = 0; i < source->getNumOperands(); ++i)
+        mapping.map(source->getOperand(i), body.values[clone.operands[i]]);
+      Operation *copy = builder.clone(*source, mapping);
+      MemPlanDialect::RecomputedAttrHelper(context).setAttr(
+          copy, UnitAttr::get(context));
+      body.ops.push_back(copy);
+      for (Value result : copy->getResults())
+        body.values.push_back(result);
+      applied.clones.push_back(copy);
+    }
+    for (const RematRewire &rewire : decision.rewires) {
+      Operation *user = body.ops[rewire.op];
+      applied.oldOperands.emplace_back(user, rewire.operand,
+                                       user->getOperand(rewire.operand));
+      user->setOperand(rewire.operand, body.values[rewire.value]);
+    }
+  }
+}
+
+void undo(Applied &applied) {
+  for (auto &[user, index, value] : llvm::reverse(applied.oldOperands))
+    user->setOperand(index, value);
+  for (Operation *clone : llvm::reverse(applied.clones))
+    clone->erase();
+  applied = {};
+}
+
+IntegerAttr byteCount(MLIRContext *context, uint64_t value) {
+  return IntegerAttr::get(
+      IntegerType::get(context, 64),
+      static_cast<int64_t>(std::min<uint64_t>(value, INT64_MAX)));
+}
+
+} // namespace
+
+FailureOr<RematOutcome>
+memplan::fitFunctionToBudget(FunctionOpInterface function,
+                             const RematSettings &settings) {
+  RematOutcome outcome;
+  Region &region = function.getFunctionBody();
+  if (!llvm::hasSingleElement(region))
+    return outcome; // --plan-offsets says what it cannot plan
+  MLIRContext *context = function.getContext();
+  if (MemPlanDialect::ArenaSizeAttrHelper(context).isAttrPresent(function))
+    return function.emitError()
+           << "@" << function.getName()
+           << " is already planned (memplan.arena_size): run "
+              "--memplan-fit-budget before --plan-offsets";
+  Block &block = region.front();
+  FailureOr<uint64_t> input = measureLowerBound(
+      region, settings.inPlace, settings.resultsInCallerBuffers);
+  if (failed(input))
+    return failure();
+  outcome.boundBefore = outcome.boundAfter = *input;
+
+  Applied applied;
+  uint64_t bound = *input;
+  for (int round = 0; round < 2 && bound > settings.budget; ++round) {
+    FailureOr<BodyProblem> body =
+        buildProblem(block, settings.resultsInCallerBuffers);
+    if (failed(body)) {
+      undo(applied);
+      return failure();
+    }
+    uint64_t modelPeak = computeRematPeak(body->problem);
+    uint64_t slack = round == 0 && modelPeak > bound ? modelPeak - bound : 0;
+    RematResult chosen =
+        rematerializeToBudget(body->problem, settings.budget + slack);
+    applyDecisions(*body, chosen.decisions, applied);
+    outcome.recomputedOps += chosen.recomputedOps;
+    outcome.recomputedFlops =
+        llvm::SaturatingAdd(outcome.recomputedFlops, chosen.recomputedFlops);
+    FailureOr<uint64_t> measured = measureLowerBound(
+        region, settings.inPlace, settings.resultsInCallerBuffers);
+    if (failed(measured)) {
+      undo(applied);
+      return failure();
+    }
+    bound = *measured;
+    if (!chosen.fits)
+      break;
+  }
+  bool fits = bound <= settings.budget;
+  if (!fits && (!settings.bestEffort || bound >= *input)) {
+    uint64_t reached = std::min(bound, *input);
+    undo(applied);
+    outcome = RematOutcome{*input, *input, 0, 0};
+    if (settings.bestEffort) {
+      mlir::emitWarning(block.back().getLoc())
+          << "memplan: @" << function.getName() << ": lower bound " << *input
+          << " bytes does not fit the budget of " << settings.budget
+          << " bytes, and no recomputation lowers it";
+      return outcome;
+    }
+    InFlightDiagnostic diag = mlir::emitError(function.getLoc());
+    diag << "@" << function.getName() << ": lower bound " << *input
+         << " bytes does not fit the budget of " << settings.budget << " bytes";
+    diag.attachNote(block.back().getLoc())
+        << "recomputing what can be recomputed reaches " << reached
+        << " bytes; the rest is live at once and cannot be recomputed "
+           "(arguments, gradients, values whose ops are not "
+           "RecomputableOpInterface or read memory written in place before "
+           "the peak)";
+    return failure();
+  }
+  outcome.boundAfter = bound;
+  if (outcome.recomputedOps) {
+    MemPlanDialect::UnrematerializedLowerBoundAttrHelper(context).setAttr(
+        function, byteCount(context, *input));
+    MemPlanDialect::RecomputedFlopsAttrHelper(context).setAttr(
+        function, byteCount(context, outcome.recomputedFlops));
+  }
+
+  if (!fits) {
+    mlir::emitWarning(block.back().getLoc())
+        << "memplan: @" << function.getName() << ": recomputed "
+        << outcome.recomputedOps << " ops (" << outcome.recomputedFlops
+        << " operations): lower bound " << *input << " -> " << bound
+        << " bytes, over the budget of " << settings.budget << " bytes";
+    return outcome;
+  }
+  InFlightDiagnostic remark = emitRemark(block.back().getLoc());
+  remark << "memplan: @" << function.getName() << ": ";
+  if (outcome.recomputedOps == 0)
+    remark << "lower bound " << *input << " bytes fits the budget of "
+           << settings.budget << " bytes, nothing recomputed";
+  else
+    remark << "recomputed " << outcome.recomputedOps << " ops ("
+           << outcome.recomputedFlops << " operations): lower bound " << *input
+           << " -> " << bound << " bytes, budget " << settings.budget
+           << " bytes";
+  return outcome;
+}

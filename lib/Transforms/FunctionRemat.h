@@ -1,0 +1,50 @@
+//===- FunctionRemat.h - Recompute to fit one function's budget -*- C++ -*-===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Internal to the passes: what --memplan-fit-budget does to one function, so
+// that --plan-offsets (option `fit-budget`) runs the same code first. It only
+// touches the function it is given.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMPLAN_LIB_TRANSFORMS_FUNCTIONREMAT_H
+#define MEMPLAN_LIB_TRANSFORMS_FUNCTIONREMAT_H
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+#include <cstdint>
+
+namespace memplan {
+
+struct RematSettings {
+  uint64_t budget = 0;
+  bool inPlace = true;
+  bool resultsInCallerBuffers = true;
+  /// Over budget: keep what lowers the bound and warn, instead of failing.
+  bool bestEffort = false;
+};
+
+struct RematOutcome {
+  uint64_t boundBefore = 0, boundAfter = 0;
+  uint64_t recomputedOps = 0, recomputedFlops = 0;
+};
+
+/// Clones ops of `function`'s body (one block) next to later uses of the
+/// values they compute, so that those values need not stay live across the
+/// peak, until the lower bound (measured as --plan-offsets with these
+/// options plans) is at most the budget. Fails with an error if the budget
+/// cannot be met (the IR is then left as it was), unless `bestEffort`:
+/// then a warning, and the recomputations stay if they lowered the bound.
+/// Emits one remark on success.
+mlir::FailureOr<RematOutcome>
+fitFunctionToBudget(mlir::FunctionOpInterface function,
+                    const RematSettings &settings);
+
+} // namespace memplan
+
+#endif // MEMPLAN_LIB_TRANSFORMS_FUNCTIONREMAT_H
