@@ -99,6 +99,10 @@ struct State {
   std::vector<Value> values;
   std::vector<RematProblem::Storage> storages;
   std::vector<uint32_t> order;
+  /// The problem's op each op computes (itself, or the op a clone copies),
+  /// and how many copies of each problem op there are.
+  std::vector<uint32_t> root;
+  std::vector<unsigned> copies;
 
   // Recounted by analyse().
   std::vector<int64_t> position;
@@ -115,8 +119,10 @@ struct State {
   explicit State(const RematProblem &problem)
       : ops(problem.ops), values(problem.values), storages(problem.storages) {
     order.resize(ops.size());
+    root.resize(ops.size());
+    copies.assign(ops.size(), 0);
     for (uint32_t op = 0; op < ops.size(); ++op)
-      order[op] = op;
+      order[op] = root[op] = op;
   }
 
   void analyse() {
@@ -204,6 +210,7 @@ struct Candidate {
   std::vector<Value> newValues;     ///< numbered from state.values.size()
   std::vector<uint64_t> newStorage; ///< sizes, from state.storages.size()
   llvm::DenseMap<uint32_t, uint32_t> replacement; ///< value -> its clone
+  std::map<uint32_t, unsigned> copiesOf;          ///< problem op -> clones
   std::map<uint32_t, int64_t> extended;           ///< storage -> old end
   uint64_t flops = 0;
   uint64_t scratch = 0; ///< largest clone scratch
@@ -288,6 +295,17 @@ private:
     return std::count(droppedSet.begin(), droppedSet.end(), s) != 0;
   }
 
+  /// Whether `op` may be copied once more by this candidate.
+  bool canCopy(const Candidate &candidate, uint32_t op) const {
+    if (op == Value::kNoOp || !state.ops[op].recomputable ||
+        candidate.clones.size() >= limits.maxChainOps)
+      return false;
+    uint32_t root = state.root[op];
+    auto it = candidate.copiesOf.find(root);
+    unsigned pending = it == candidate.copiesOf.end() ? 0 : it->second;
+    return state.copies[root] + pending < limits.maxCopiesPerOp;
+  }
+
   /// The value that stands for `value` at the user: itself, if its storage
   /// is still live there (or kept live), else a clone's result.
   bool materialize(Candidate &candidate, uint32_t value) {
@@ -301,9 +319,7 @@ private:
     if (!isDropped(s)) {
       if (state.start[s] < user && state.end[s] >= user)
         return true; // live at the user
-      bool recompute = v.definingOp != Value::kNoOp &&
-                       state.ops[v.definingOp].recomputable &&
-                       candidate.clones.size() < limits.maxChainOps;
+      bool recompute = canCopy(candidate, v.definingOp);
       if (!recompute) {
         if (state.pinned[s])
           return false;
@@ -311,8 +327,7 @@ private:
         return true;
       }
     }
-    if (v.definingOp == Value::kNoOp || !state.ops[v.definingOp].recomputable ||
-        candidate.clones.size() >= limits.maxChainOps)
+    if (!canCopy(candidate, v.definingOp))
       return false;
     uint32_t source = v.definingOp;
     const RematProblem::Op &op = state.ops[source];
@@ -362,6 +377,7 @@ private:
     }
     candidate.flops = llvm::SaturatingAdd(candidate.flops, op.flops);
     candidate.scratch = std::max(candidate.scratch, op.scratch);
+    ++candidate.copiesOf[state.root[source]];
     candidate.clones.push_back(std::move(clone));
     return true;
   }
@@ -392,6 +408,8 @@ RematDecision apply(State &state, const Candidate &candidate, int64_t peak) {
     op.operands = clone.operands;
     op.results = clone.results;
     state.ops.push_back(op);
+    state.root.push_back(state.root[clone.source]);
+    ++state.copies[state.root[clone.source]];
     inserted.push_back(firstOp + uint32_t(i));
     decision.clones.push_back({firstOp + uint32_t(i), clone.source, before,
                                clone.operands, clone.results});

@@ -33,11 +33,17 @@ struct FitBudgetPass : public memplan::impl::FitBudgetBase<FitBudgetPass> {
              "function's lower bound must fit in)";
       return signalPassFailure();
     }
+    if (maxCopies == 0) {
+      emitError(getOperation().getLoc())
+          << "--memplan-fit-budget: max-copies must be at least 1";
+      return signalPassFailure();
+    }
     RematSettings settings;
     settings.budget = budget;
     settings.inPlace = inPlace;
     settings.resultsInCallerBuffers = resultsInCallerBuffers;
     settings.bestEffort = bestEffort;
+    settings.maxCopies = maxCopies;
     SmallVector<FunctionOpInterface> functions =
         collectModuleFunctions(getOperation());
     std::vector<RematOutcome> outcomes(functions.size());

@@ -207,24 +207,36 @@ memplan::fitFunctionToBudget(FunctionOpInterface function,
   if (failed(input))
     return failure();
   outcome.boundBefore = outcome.boundAfter = *input;
+  for (Operation &op : block)
+    if (auto recomputable = dyn_cast<RecomputableOpInterface>(&op))
+      outcome.recomputableFlops = llvm::SaturatingAdd(
+          outcome.recomputableFlops, recomputable.getFlopCount());
 
+  // The model leaves in-place reuse out, which only lowers the measure:
+  // aim first at the budget plus what in-place reuse saves on the input;
+  // should that be too optimistic, start again from the input and aim at
+  // the budget itself (each round from the input, so that no op is copied
+  // more often than max-copies allows).
   Applied applied;
   uint64_t bound = *input;
   for (int round = 0; round < 2 && bound > settings.budget; ++round) {
+    if (round) {
+      undo(applied);
+      outcome.recomputedOps = outcome.recomputedFlops = 0;
+    }
     FailureOr<BodyProblem> body =
         buildProblem(block, settings.resultsInCallerBuffers);
-    if (failed(body)) {
-      undo(applied);
+    if (failed(body))
       return failure();
-    }
     uint64_t modelPeak = computeRematPeak(body->problem);
-    uint64_t slack = round == 0 && modelPeak > bound ? modelPeak - bound : 0;
+    uint64_t slack = round == 0 && modelPeak > *input ? modelPeak - *input : 0;
+    RematLimits limits;
+    limits.maxCopiesPerOp = settings.maxCopies;
     RematResult chosen =
-        rematerializeToBudget(body->problem, settings.budget + slack);
+        rematerializeToBudget(body->problem, settings.budget + slack, limits);
     applyDecisions(*body, chosen.decisions, applied);
-    outcome.recomputedOps += chosen.recomputedOps;
-    outcome.recomputedFlops =
-        llvm::SaturatingAdd(outcome.recomputedFlops, chosen.recomputedFlops);
+    outcome.recomputedOps = chosen.recomputedOps;
+    outcome.recomputedFlops = chosen.recomputedFlops;
     FailureOr<uint64_t> measured = measureLowerBound(
         region, settings.inPlace, settings.resultsInCallerBuffers);
     if (failed(measured)) {
@@ -232,14 +244,15 @@ memplan::fitFunctionToBudget(FunctionOpInterface function,
       return failure();
     }
     bound = *measured;
-    if (!chosen.fits)
+    if (!chosen.fits || slack == 0)
       break;
   }
   bool fits = bound <= settings.budget;
   if (!fits && (!settings.bestEffort || bound >= *input)) {
     uint64_t reached = std::min(bound, *input);
     undo(applied);
-    outcome = RematOutcome{*input, *input, 0, 0};
+    outcome.boundAfter = *input;
+    outcome.recomputedOps = outcome.recomputedFlops = 0;
     if (settings.bestEffort) {
       mlir::emitWarning(block.back().getLoc())
           << "memplan: @" << function.getName() << ": lower bound " << *input
@@ -271,7 +284,9 @@ memplan::fitFunctionToBudget(FunctionOpInterface function,
         << "memplan: @" << function.getName() << ": recomputed "
         << outcome.recomputedOps << " ops (" << outcome.recomputedFlops
         << " operations): lower bound " << *input << " -> " << bound
-        << " bytes, over the budget of " << settings.budget << " bytes";
+        << " bytes, over the budget of " << settings.budget
+        << " bytes; one run of every recomputable op: "
+        << outcome.recomputableFlops << " operations";
     return outcome;
   }
   InFlightDiagnostic remark = emitRemark(block.back().getLoc());

@@ -27,11 +27,17 @@ struct RematSettings {
   bool resultsInCallerBuffers = true;
   /// Over budget: keep what lowers the bound and warn, instead of failing.
   bool bestEffort = false;
+  /// Most copies of one op (RematLimits::maxCopiesPerOp).
+  unsigned maxCopies = 1;
 };
 
 struct RematOutcome {
   uint64_t boundBefore = 0, boundAfter = 0;
   uint64_t recomputedOps = 0, recomputedFlops = 0;
+  /// One run of every RecomputableOpInterface op of the input: the cost of
+  /// recomputing everything once (in a training step, about one forward
+  /// pass).
+  uint64_t recomputableFlops = 0;
 };
 
 /// Clones ops of `function`'s body (one block) next to later uses of the

@@ -108,6 +108,13 @@ struct RematDecision {
 struct RematLimits {
   /// Most clones one decision may add (the depth of a recomputed chain).
   unsigned maxChainOps = 12;
+  /// Most copies of one op of the problem. With 1, no op runs more than
+  /// twice, so the operations recomputed are at most one run of every
+  /// recomputable op (in a training step: one forward pass, what full
+  /// activation checkpointing recomputes, plus at most the head); more may
+  /// reach lower bounds at a higher cost (an op recomputed for two users
+  /// far apart).
+  unsigned maxCopiesPerOp = 1;
   /// Most decisions in all.
   unsigned maxDecisions = 100000;
 };

@@ -185,6 +185,10 @@ def FitBudget : Pass<"memplan-fit-budget", "::mlir::ModuleOp"> {
     Option<"bestEffort", "best-effort", "bool", "false",
            "When a function cannot fit, keep the recomputations that lower "
            "its bound most and warn, instead of failing">,
+    Option<"maxCopies", "max-copies", "unsigned", "1",
+           "Most copies of one op (1: every op runs at most twice, so what "
+           "is recomputed is at most one run of every recomputable op; more "
+           "can reach lower bounds at a higher cost)">,
     Option<"inPlace", "in-place", "bool", "true",
            "Measure lower bounds as --plan-offsets with in-place=true plans">,
     Option<"resultsInCallerBuffers", "results-in-caller-buffers", "bool",
