@@ -319,6 +319,144 @@ std::optional<Schedule> memplan::scheduleExact(const ScheduleProblem &problem,
   return order;
 }
 
+/// The peak of each step of `order` (a valid schedule), step by step.
+static std::vector<uint64_t> stepMemory(const ScheduleProblem &problem,
+                                        const Schedule &order) {
+  size_t n = order.size();
+  std::vector<size_t> position(n);
+  for (size_t p = 0; p < n; ++p)
+    position[order[p]] = p;
+  std::vector<uint64_t> memory(n, 0);
+  std::vector<int64_t> delta(n + 1, 0);
+  for (const ScheduleProblem::Buffer &buffer : problem.buffers) {
+    size_t first = position[buffer.creator], lastUse = first;
+    for (uint32_t user : buffer.users)
+      lastUse = std::max(lastUse, position[user]);
+    delta[first] += int64_t(buffer.size);
+    delta[lastUse + 1] -= int64_t(buffer.size);
+  }
+  int64_t running = 0;
+  for (size_t p = 0; p < n; ++p) {
+    running += delta[p];
+    memory[p] = uint64_t(running) + problem.ops[order[p]].scratch;
+  }
+  return memory;
+}
+
+/// The steps [first, first + count) of `order` reordered exactly: the ops
+/// before the window have run, those after it have not, so the bytes live
+/// at every step outside the window do not change, and inside it the
+/// window is a problem of its own: its ops, a source op before them that
+/// creates the buffers made earlier and read in the window, a sink op
+/// after them that reads the buffers read after the window, and the bytes
+/// live across the whole window as scratch of every op. True if the
+/// window's peak fell.
+static bool improveWindow(const ScheduleProblem &problem, Schedule &order,
+                          size_t first, size_t count) {
+  size_t n = order.size();
+  std::vector<int64_t> position(n);
+  for (size_t p = 0; p < n; ++p)
+    position[order[p]] = int64_t(p);
+  int64_t begin = int64_t(first), end = int64_t(first + count);
+  uint32_t source = uint32_t(count), sink = uint32_t(count + 1);
+  ScheduleProblem window;
+  window.ops.resize(count + 2);
+  auto local = [&](uint32_t op) { return uint32_t(position[op] - begin); };
+  for (size_t i = 0; i < count; ++i) {
+    const ScheduleProblem::Op &op = problem.ops[order[first + i]];
+    window.ops[i].scratch = op.scratch;
+    window.ops[i].predecessors.push_back(source);
+    for (uint32_t predecessor : op.predecessors)
+      if (position[predecessor] >= begin)
+        window.ops[i].predecessors.push_back(local(predecessor));
+    window.ops[sink].predecessors.push_back(uint32_t(i));
+  }
+  window.ops[sink].predecessors.push_back(source);
+  uint64_t across = 0;
+  for (const ScheduleProblem::Buffer &buffer : problem.buffers) {
+    int64_t created = position[buffer.creator];
+    bool readBefore = false, readInside = false, readAfter = false;
+    std::vector<uint32_t> users;
+    for (uint32_t user : buffer.users) {
+      int64_t at = position[user];
+      readBefore |= at < begin;
+      readAfter |= at >= end;
+      if (at >= begin && at < end && at != created) {
+        readInside = true;
+        users.push_back(local(user));
+      }
+    }
+    bool inside = created >= begin && created < end;
+    if (!inside && created >= end)
+      continue;
+    if (!inside) {
+      if (readAfter)
+        across = add(across, buffer.size); // live through the window
+      else if (readInside)
+        window.buffers.push_back({buffer.size, source, users});
+      continue;
+    }
+    if (readAfter)
+      users.push_back(sink);
+    window.buffers.push_back({buffer.size, local(buffer.creator), users});
+    (void)readBefore;
+  }
+  for (ScheduleProblem::Op &op : window.ops)
+    op.scratch = add(op.scratch, across);
+  std::optional<Schedule> best = scheduleExact(window, 24, 1u << 24);
+  if (!best)
+    return false;
+  Schedule current(count + 2);
+  current[0] = source;
+  for (size_t i = 0; i < count; ++i)
+    current[i + 1] = uint32_t(i);
+  current[count + 1] = sink;
+  if (computeSchedulePeak(window, *best) >=
+      computeSchedulePeak(window, current))
+    return false;
+  Schedule reordered;
+  for (uint32_t op : *best)
+    if (op < count)
+      reordered.push_back(order[first + op]);
+  std::copy(reordered.begin(), reordered.end(), order.begin() + first);
+  return true;
+}
+
+Schedule memplan::improveByWindows(const ScheduleProblem &problem,
+                                   Schedule order, unsigned windowOps,
+                                   unsigned maxWindows) {
+  size_t n = order.size();
+  windowOps = std::min<unsigned>(windowOps, 22);
+  if (n < 2 || windowOps < 2)
+    return order;
+  size_t width = std::min<size_t>(windowOps, n);
+  unsigned tried = 0;
+  // Windows that hold the peak step, from the one ending at it to the one
+  // starting at it; after each improvement, again at the new peak.
+  bool improved = true;
+  while (improved && tried < maxWindows) {
+    improved = false;
+    std::vector<uint64_t> memory = stepMemory(problem, order);
+    size_t peak =
+        std::max_element(memory.begin(), memory.end()) - memory.begin();
+    size_t lowest = peak + 1 >= width ? peak + 1 - width : 0;
+    size_t highest = std::min(peak, n - width);
+    for (size_t first = lowest; first <= highest && tried < maxWindows;
+         ++first, ++tried) {
+      uint64_t before = *std::max_element(memory.begin(), memory.end());
+      Schedule candidate = order;
+      if (!improveWindow(problem, candidate, first, width))
+        continue;
+      if (computeSchedulePeak(problem, candidate) < before) {
+        order = std::move(candidate);
+        improved = true;
+        break;
+      }
+    }
+  }
+  return order;
+}
+
 std::vector<ScheduleCandidate>
 memplan::scheduleCandidates(const ScheduleProblem &problem,
                             unsigned exactMaxOps) {
@@ -334,6 +472,16 @@ memplan::scheduleCandidates(const ScheduleProblem &problem,
   consider("most-freed", scheduleMostFreedFirst(problem), false);
   consider("depth-first", scheduleDepthFirst(problem), false);
   consider("breadth-first", scheduleBreadthFirst(problem), false);
+  // Exact windows around the peak of the best heuristic order.
+  const ScheduleCandidate *best = nullptr;
+  for (const ScheduleCandidate &candidate : candidates)
+    if (!best || candidate.peak < best->peak)
+      best = &candidate;
+  if (best && exactMaxOps >= 2) {
+    Schedule windows =
+        improveByWindows(problem, best->order, std::min(exactMaxOps, 10u));
+    consider("windows(" + best->name + ")", std::move(windows), false);
+  }
   if (std::optional<Schedule> exact = scheduleExact(problem, exactMaxOps))
     consider("exact", std::move(*exact), true);
   return candidates;

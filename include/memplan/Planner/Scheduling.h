@@ -87,14 +87,22 @@ std::optional<Schedule> scheduleExact(const ScheduleProblem &problem,
                                       unsigned maxOps = 20,
                                       uint64_t maxStates = 1u << 22);
 
+/// `order` with windows of `windowOps` consecutive steps (at most 22)
+/// around its peak reordered exactly, one after another, as long as the
+/// peak falls (at most `maxWindows` windows tried). Never worse than
+/// `order`: the bound search for graphs too large for scheduleExact.
+Schedule improveByWindows(const ScheduleProblem &problem, Schedule order,
+                          unsigned windowOps = 10, unsigned maxWindows = 128);
+
 struct ScheduleCandidate {
-  std::string name; ///< "input", "least-peak", ..., "exact"
+  std::string name; ///< "input", "least-peak", ..., "windows(...)", "exact"
   Schedule order;
   uint64_t peak = 0;          ///< under the model
   bool provenOptimal = false; ///< "exact": no order has a lower peak
 };
 
-/// Every heuristic's schedule (and the exact one where it runs), input
+/// Every heuristic's schedule, the best of them improved by exact windows
+/// (of min(exactMaxOps, 10) ops), and the exact one where it runs; input
 /// first, each with its model peak; deterministic.
 std::vector<ScheduleCandidate>
 scheduleCandidates(const ScheduleProblem &problem, unsigned exactMaxOps = 20);
