@@ -103,14 +103,19 @@ struct State {
   /// and how many copies of each problem op there are.
   std::vector<uint32_t> root;
   std::vector<unsigned> copies;
+  /// The problem's value each value computes, and the latest copy of each
+  /// problem value.
+  std::vector<uint32_t> valueRoot;
+  llvm::DenseMap<uint32_t, uint32_t> latestCopy;
 
   // Recounted by analyse().
   std::vector<int64_t> position;
   std::vector<int64_t> start, end;
   std::vector<bool> pinned;
   std::vector<int64_t> lastDefinition;
-  std::vector<std::vector<Use>> uses;       ///< per storage, by position
-  std::vector<std::vector<int64_t>> writes; ///< per storage, sorted
+  std::vector<std::vector<uint32_t>> valuesOf; ///< per storage
+  std::vector<std::vector<Use>> uses;          ///< per storage, by position
+  std::vector<std::vector<int64_t>> writes;    ///< per storage, sorted
   std::vector<int64_t> live;
   /// Bytes at a step that are not there just before it: the storages it
   /// creates and its scratch.
@@ -123,6 +128,9 @@ struct State {
     copies.assign(ops.size(), 0);
     for (uint32_t op = 0; op < ops.size(); ++op)
       order[op] = root[op] = op;
+    valueRoot.resize(values.size());
+    for (uint32_t v = 0; v < values.size(); ++v)
+      valueRoot[v] = v;
   }
 
   void analyse() {
@@ -134,6 +142,9 @@ struct State {
     end.assign(numStorages, -1);
     pinned.assign(numStorages, false);
     lastDefinition.assign(numStorages, -1);
+    valuesOf.assign(numStorages, {});
+    for (uint32_t v = 0; v < values.size(); ++v)
+      valuesOf[values[v].storage].push_back(v);
     uses.assign(numStorages, {});
     writes.assign(numStorages, {});
     live.assign(order.size(), 0);
@@ -176,6 +187,29 @@ struct State {
       running += delta[p];
       live[p] += running;
     }
+  }
+
+  /// The position of the op defining `value`; -1 for arguments.
+  int64_t definedAt(uint32_t value) const {
+    uint32_t op = values[value].definingOp;
+    return op == Value::kNoOp ? -1 : position[op];
+  }
+
+  /// Whether storage `s` may be dropped across `peakStep` as far as its
+  /// values go: every value defined after the peak is a view of, or was
+  /// computed in place over, a value in `s` (it will be in the copy).
+  bool latersFollow(uint32_t s, int64_t peakStep) const {
+    for (uint32_t v : valuesOf[s]) {
+      if (definedAt(v) <= peakStep)
+        continue;
+      const Value &value = values[v];
+      if (value.viewOfOperand < 0)
+        return false;
+      uint32_t of = ops[value.definingOp].operands[value.viewOfOperand];
+      if (values[of].storage != s)
+        return false;
+    }
+    return true;
   }
 
   /// The first position after `after` at which an op writes storage `s`,
@@ -243,6 +277,8 @@ public:
         if (use.position <= peakStep)
           continue;
         uint32_t value = state.ops[use.op].operands[use.operand];
+        if (state.definedAt(value) > peakStep)
+          continue; // follows the copy (latersFollow)
         if (!materialize(candidate, value)) {
           ok = false;
           break;
@@ -274,7 +310,8 @@ public:
     }
     for (const auto &[original, clone] : candidate.replacement) {
       uint32_t s = state.values[original].storage;
-      if (std::count(candidate.dropped.begin(), candidate.dropped.end(), s))
+      if (clone >= state.values.size() &&
+          std::count(candidate.dropped.begin(), candidate.dropped.end(), s))
         replacesDropped[candidate.newValues[clone - state.values.size()]
                             .storage -
                         state.storages.size()] = true;
@@ -293,6 +330,28 @@ public:
 private:
   bool isDropped(uint32_t s) const {
     return std::count(droppedSet.begin(), droppedSet.end(), s) != 0;
+  }
+
+  /// When `value`'s op may not be copied again: reads the latest copy of
+  /// the value made earlier, kept live up to the clones (no operations,
+  /// the bytes of keeping it). False if there is none to read.
+  bool useExistingCopy(Candidate &candidate, uint32_t value) {
+    auto it = state.latestCopy.find(state.valueRoot[value]);
+    if (it == state.latestCopy.end() || it->second == value)
+      return false;
+    uint32_t copy = it->second;
+    uint32_t s = state.values[copy].storage;
+    int64_t at = state.definedAt(copy);
+    if (isDropped(s) || state.storages[s].external || state.pinned[s] ||
+        at < 0 || at >= candidate.user)
+      return false;
+    if (state.end[s] < candidate.user)
+      candidate.extended.emplace(s, state.end[s]);
+    candidate.earliest = std::max(candidate.earliest, at);
+    candidate.insertAt =
+        std::min(candidate.insertAt, state.firstWriteAfter(s, at));
+    candidate.replacement[value] = copy;
+    return true;
   }
 
   /// Whether `op` may be copied once more by this candidate.
@@ -321,6 +380,8 @@ private:
         return true; // live at the user
       bool recompute = canCopy(candidate, v.definingOp);
       if (!recompute) {
+        if (useExistingCopy(candidate, value))
+          return true;
         if (state.pinned[s])
           return false;
         candidate.extended.emplace(s, state.end[s]);
@@ -328,7 +389,7 @@ private:
       }
     }
     if (!canCopy(candidate, v.definingOp))
-      return false;
+      return useExistingCopy(candidate, value);
     uint32_t source = v.definingOp;
     const RematProblem::Op &op = state.ops[source];
     Candidate::Clone clone;
@@ -398,6 +459,13 @@ RematDecision apply(State &state, const Candidate &candidate, int64_t peak) {
     state.storages.push_back({size, false});
   for (const Value &value : candidate.newValues)
     state.values.push_back(value);
+  state.valueRoot.resize(state.values.size());
+  for (const Candidate::Clone &clone : candidate.clones)
+    for (size_t r = 0; r < clone.results.size(); ++r) {
+      uint32_t original = state.valueRoot[state.ops[clone.source].results[r]];
+      state.valueRoot[clone.results[r]] = original;
+      state.latestCopy[original] = clone.results[r];
+    }
   std::vector<uint32_t> inserted;
   for (size_t i = 0; i < candidate.clones.size(); ++i) {
     const Candidate::Clone &clone = candidate.clones[i];
@@ -414,15 +482,33 @@ RematDecision apply(State &state, const Candidate &candidate, int64_t peak) {
     decision.clones.push_back({firstOp + uint32_t(i), clone.source, before,
                                clone.operands, clone.results});
   }
-  for (uint32_t s : candidate.dropped)
+  for (uint32_t s : candidate.dropped) {
     for (const Use &use : state.uses[s]) {
       if (use.position <= peak)
         continue;
       uint32_t &operand = state.ops[use.op].operands[use.operand];
+      if (state.definedAt(operand) > peak)
+        continue;
       uint32_t replacement = candidate.replacement.lookup(operand);
       decision.rewires.push_back({use.op, use.operand, replacement});
       operand = replacement;
     }
+    // Values made after the peak over the dropped storage (views, results
+    // in place) are now over the copy, in program order.
+    std::vector<uint32_t> later;
+    for (uint32_t v : state.valuesOf[s])
+      if (state.definedAt(v) > peak)
+        later.push_back(v);
+    std::sort(later.begin(), later.end(), [&](uint32_t a, uint32_t b) {
+      return state.definedAt(a) < state.definedAt(b);
+    });
+    for (uint32_t v : later) {
+      Value &value = state.values[v];
+      uint32_t of = state.ops[value.definingOp].operands[value.viewOfOperand];
+      value.storage = state.values[of].storage;
+      decision.movedValues.push_back({v, value.storage});
+    }
+  }
   state.order.insert(state.order.begin() + candidate.insertAt, inserted.begin(),
                      inserted.end());
   return decision;
@@ -463,7 +549,7 @@ RematResult memplan::rematerializeToBudget(const RematProblem &problem,
     for (uint32_t s = 0; s < state.storages.size(); ++s) {
       if (state.storages[s].external || !state.storages[s].size ||
           state.pinned[s] || state.start[s] < 0 || state.start[s] >= peakStep ||
-          state.end[s] <= peakStep || state.lastDefinition[s] >= peakStep)
+          state.end[s] <= peakStep || !state.latersFollow(s, peakStep))
         continue;
       int64_t next = -1;
       bool usedAtPeak = false;
@@ -586,6 +672,8 @@ memplan::applyRematDecisions(const RematProblem &problem,
     }
     for (const RematRewire &rewire : decision.rewires)
       state.ops[rewire.op].operands[rewire.operand] = rewire.value;
+    for (const auto &[value, storage] : decision.movedValues)
+      state.values[value].storage = storage;
     if (!inserted.empty())
       state.order.insert(state.order.begin() + position[before],
                          inserted.begin(), inserted.end());

@@ -5,16 +5,17 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Builds a RematProblem (Rematerialization.h) from a function body, with
-// storages from BufferLiveness without in-place reuse (every result's buffer
-// its own, views joining their source, as the model counts), lets the
+// storages from the liveness --plan-offsets uses (BufferLiveness with the
+// same in-place and destination policies: a view, or a result computed in
+// place over a dying operand, stays in its operand's storage), lets the
 // planner core choose recomputations, and applies them: each clone is an
 // OpBuilder clone of the op it recomputes, inserted before its user, and the
 // user reads the clone's result. The choice is checked by measuring the
-// body with the liveness --plan-offsets uses; in-place reuse, which the
-// model leaves out, only lowers that measure, so the first round aims at
-// the budget plus what in-place reuse saved on the input, and a second
-// round, should that be too optimistic, aims at the budget itself.
-//
+// body again: recomputation can change which in-place reuses are possible
+// (an operand kept longer no longer dies where it did), so the measure may
+// differ from the model's; the first round aims at the budget less nothing,
+// and should the measure miss it, a second round from the input aims lower
+// by the difference.
 //===----------------------------------------------------------------------===//
 
 #include "FunctionRemat.h"
@@ -41,9 +42,11 @@ struct BodyProblem {
   SmallVector<Value> values;
 };
 
-FailureOr<BodyProblem> buildProblem(Block &block, bool destinations) {
-  FailureOr<BufferLiveness> liveness = BufferLiveness::compute(
-      *block.getParent(), nullptr, resultsInCallerBuffers(destinations));
+FailureOr<BodyProblem> buildProblem(Block &block, bool inPlace,
+                                    bool destinations) {
+  FailureOr<BufferLiveness> liveness =
+      BufferLiveness::compute(*block.getParent(), inPlaceWhereAllowed(inPlace),
+                              resultsInCallerBuffers(destinations));
   if (failed(liveness))
     return failure();
   BodyProblem body;
@@ -100,8 +103,9 @@ FailureOr<BodyProblem> buildProblem(Block &block, bool destinations) {
           model.nestedUses.push_back(valueId.lookup(operand));
     });
     for (OpResult result : op.getResults()) {
-      // A result in the storage of an operand is a view of it (in-place
-      // reuse is off, so nothing else shares).
+      // A result in the storage of an operand is a view of it, or computed
+      // in place over it (the operand dies there): either way the model
+      // keeps it in that storage, as the planner will.
       int32_t viewOf = -1;
       uint32_t storage = storageOf(result);
       std::optional<unsigned> buffer = liveness->getBufferIndex(result);
@@ -212,28 +216,25 @@ memplan::fitFunctionToBudget(FunctionOpInterface function,
       outcome.recomputableFlops = llvm::SaturatingAdd(
           outcome.recomputableFlops, recomputable.getFlopCount());
 
-  // The model leaves in-place reuse out, which only lowers the measure:
-  // aim first at the budget plus what in-place reuse saves on the input;
-  // should that be too optimistic, start again from the input and aim at
-  // the budget itself (each round from the input, so that no op is copied
-  // more often than max-copies allows).
+  // The model is the measure's own liveness on the input; recomputation
+  // may change which in-place reuses happen, so the result is measured,
+  // and if it misses a budget the model met, a second round from the input
+  // aims lower by the miss.
   Applied applied;
   uint64_t bound = *input;
+  uint64_t target = settings.budget;
   for (int round = 0; round < 2 && bound > settings.budget; ++round) {
     if (round) {
       undo(applied);
       outcome.recomputedOps = outcome.recomputedFlops = 0;
     }
     FailureOr<BodyProblem> body =
-        buildProblem(block, settings.resultsInCallerBuffers);
+        buildProblem(block, settings.inPlace, settings.resultsInCallerBuffers);
     if (failed(body))
       return failure();
-    uint64_t modelPeak = computeRematPeak(body->problem);
-    uint64_t slack = round == 0 && modelPeak > *input ? modelPeak - *input : 0;
     RematLimits limits;
     limits.maxCopiesPerOp = settings.maxCopies;
-    RematResult chosen =
-        rematerializeToBudget(body->problem, settings.budget + slack, limits);
+    RematResult chosen = rematerializeToBudget(body->problem, target, limits);
     applyDecisions(*body, chosen.decisions, applied);
     outcome.recomputedOps = chosen.recomputedOps;
     outcome.recomputedFlops = chosen.recomputedFlops;
@@ -244,8 +245,12 @@ memplan::fitFunctionToBudget(FunctionOpInterface function,
       return failure();
     }
     bound = *measured;
-    if (!chosen.fits || slack == 0)
+    if (!chosen.fits || bound <= settings.budget || bound <= chosen.peakAfter)
       break;
+    uint64_t miss = bound - chosen.peakAfter;
+    if (miss >= target)
+      break;
+    target -= miss;
   }
   bool fits = bound <= settings.budget;
   if (!fits && (!settings.bestEffort || bound >= *input)) {

@@ -86,6 +86,21 @@ FailureOr<BodySchedule> buildProblem(Block &block, bool destinations) {
       order(*previous, i);
     previous = i;
   }
+  // A recomputation (memplan.recomputed: a clone --memplan-fit-budget or
+  // memplan-gen's checkpointing placed late on purpose) may move later, not
+  // earlier than the op before it that is not one: moved to where its
+  // operands are ready, it would be the kept value again.
+  auto recomputed =
+      MemPlanDialect::RecomputedAttrHelper(block.getParent()->getContext());
+  std::optional<uint32_t> lastPlain;
+  for (uint32_t i = 0; i + 1 < n; ++i) {
+    if (!recomputed.isAttrPresent(body.ops[i])) {
+      lastPlain = i;
+      continue;
+    }
+    if (lastPlain)
+      order(*lastPlain, i);
+  }
 
   FailureOr<BufferLiveness> liveness = BufferLiveness::compute(
       *block.getParent(), nullptr, resultsInCallerBuffers(destinations));

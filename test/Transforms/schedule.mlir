@@ -99,3 +99,4 @@ func.func @chain(%x: tensor<1024xf32>) -> tensor<1024xf32> {
 // RUN: memplan-opt %s --split-input-file --plan-offsets -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNSCHEDULED
 // UNSCHEDULED-NOT: reordered
 // UNSCHEDULED: remark: memplan: @two_chains: arena {{[0-9]+}} bytes, lower bound 65536 bytes
+

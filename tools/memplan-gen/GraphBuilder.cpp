@@ -8,6 +8,7 @@
 
 #include "GraphBuilder.h"
 
+#include "memplan/Dialect/MemPlan/IR/MemPlanInterfaces.h"
 #include "memplan/Dialect/MemPlan/IR/MemPlanOps.h"
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
 #include "mlir/Dialect/Traits.h"
@@ -343,13 +344,83 @@ Value GraphBuilder::kvCacheUpdate(Value cache, Value update, Value position) {
   return KVCacheUpdateOp::create(builder, loc, cache, update, position);
 }
 
+void GraphBuilder::beginCheckpoint() {
+  if (!recording)
+    return;
+  Block *body = builder.getInsertionBlock();
+  Checkpoint checkpoint;
+  checkpoint.firstStep = tape.size();
+  checkpoint.before = body->empty() ? nullptr : &body->back();
+  openCheckpoint = checkpoint;
+}
+
+void GraphBuilder::endCheckpoint() {
+  if (!openCheckpoint)
+    return;
+  Checkpoint checkpoint = *openCheckpoint;
+  openCheckpoint.reset();
+  checkpoint.endStep = tape.size();
+  Block *body = builder.getInsertionBlock();
+  checkpoint.last = body->empty() ? nullptr : &body->back();
+  if (checkpoint.last && checkpoint.last != checkpoint.before)
+    checkpoints.push_back(checkpoint);
+}
+
+void GraphBuilder::recompute(const Checkpoint &checkpoint, IRMapping &mapping,
+                             SmallVectorImpl<Operation *> &clones) {
+  Block *body = builder.getInsertionBlock();
+  Operation *op =
+      checkpoint.before ? checkpoint.before->getNextNode() : &body->front();
+  for (;; op = op->getNextNode()) {
+    Operation *clone = builder.clone(*op, mapping);
+    MemPlanDialect::RecomputedAttrHelper(context).setAttr(
+        clone, builder.getUnitAttr());
+    clones.push_back(clone);
+    if (op == checkpoint.last)
+      break;
+  }
+}
+
 SmallVector<std::pair<Value, Value>> GraphBuilder::backward(Value output,
                                                             Value gradient) {
   recording = false;
   gradients[output] = gradient;
-  for (auto step = tape.rbegin(); step != tape.rend(); ++step)
-    (*step)();
+  // The checkpoint whose steps are running, the clones of its ops, and the
+  // last op before its backward ops.
+  auto checkpoint = checkpoints.rbegin();
+  IRMapping mapping;
+  SmallVector<Operation *> clones;
+  Operation *beforeBackward = nullptr;
+  Block *body = builder.getInsertionBlock();
+  for (size_t step = tape.size(); step-- > 0;) {
+    if (checkpoint != checkpoints.rend() && step + 1 == checkpoint->endStep) {
+      mapping.clear();
+      clones.clear();
+      recompute(*checkpoint, mapping, clones);
+      beforeBackward = &body->back();
+    }
+    tape[step]();
+    if (checkpoint != checkpoints.rend() && step == checkpoint->firstStep) {
+      // The backward ops of the stretch read the clones.
+      for (Operation *op = beforeBackward->getNextNode(); op;
+           op = op->getNextNode())
+        for (OpOperand &operand : op->getOpOperands())
+          if (Value clone = mapping.lookupOrNull(operand.get()))
+            operand.set(clone);
+      // Clones nobody reads (the stretch's own output, say) go.
+      for (Operation *clone : llvm::reverse(clones)) {
+        if (clone->use_empty()) {
+          clone->erase();
+          continue;
+        }
+        if (auto recomputable = dyn_cast<RecomputableOpInterface>(clone))
+          recomputedFlops += recomputable.getFlopCount();
+      }
+      ++checkpoint;
+    }
+  }
   tape.clear();
+  checkpoints.clear();
   SmallVector<std::pair<Value, Value>> weightGradients;
   for (BlockArgument argument : function.getArguments())
     if (isWeight(argument))
@@ -376,6 +447,10 @@ OwningOpRef<ModuleOp> GraphBuilder::finish(ValueRange results) {
          builder.getNamedAttr(MemPlanDialect::NameAttrHelper::getNameStr(),
                               builder.getStringAttr(argumentNames[i]))}));
   function.setAllArgAttrs(argumentAttrs);
+  if (recomputedFlops)
+    MemPlanDialect::RecomputedFlopsAttrHelper(context).setAttr(
+        function, builder.getI64IntegerAttr(
+                      int64_t(std::min<uint64_t>(recomputedFlops, INT64_MAX))));
   if (failed(verify(*module)))
     return nullptr;
   return std::move(module);

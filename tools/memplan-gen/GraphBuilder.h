@@ -24,10 +24,12 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +80,16 @@ public:
 
   /// Records backward steps from now on.
   void startRecording() { recording = true; }
+  /// Activation checkpointing: the forward ops built between these two
+  /// calls (a layer, or its core attention) are computed again, by clones
+  /// inserted before the backward steps recorded between them run, and
+  /// those steps read the clones; so no value made inside is kept for the
+  /// backward pass except through the clones (the segment's inputs are).
+  /// Clones carry `memplan.recomputed`; no-ops while not recording.
+  void beginCheckpoint();
+  void endCheckpoint();
+  /// Operations the checkpoints' clones perform (RecomputableOpInterface).
+  uint64_t getRecomputedFlops() const { return recomputedFlops; }
   /// Runs the recorded steps in reverse from `gradient` = d(loss)/d(`output`);
   /// returns the gradient of every weight argument that received one, in
   /// argument order.
@@ -126,6 +138,18 @@ private:
   bool recording = false;
   int64_t matmulWorkspace = 0;
   std::vector<std::function<void()>> tape;
+  /// A checkpointed stretch: its tape steps [firstStep, endStep) and its
+  /// forward ops, the ops after `before` through `last`.
+  struct Checkpoint {
+    size_t firstStep = 0, endStep = 0;
+    mlir::Operation *before = nullptr, *last = nullptr;
+  };
+  std::vector<Checkpoint> checkpoints;
+  std::optional<Checkpoint> openCheckpoint;
+  uint64_t recomputedFlops = 0;
+  /// Clones the ops of `checkpoint` at the insertion point.
+  void recompute(const Checkpoint &checkpoint, mlir::IRMapping &mapping,
+                 llvm::SmallVectorImpl<mlir::Operation *> &clones);
   llvm::DenseMap<mlir::Value, mlir::Value> gradients;
 };
 

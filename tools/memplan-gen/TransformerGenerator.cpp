@@ -85,6 +85,21 @@ private:
   Value llama();
   Value bert();
 
+  /// Full checkpointing: a layer's ops, from construction to destruction.
+  struct LayerCheckpoint {
+    explicit LayerCheckpoint(TransformerGenerator &generator)
+        : g(generator.o.checkpointing == Checkpointing::Full ? &generator.g
+                                                             : nullptr) {
+      if (g)
+        g->beginCheckpoint();
+    }
+    ~LayerCheckpoint() {
+      if (g)
+        g->endCheckpoint();
+    }
+    GraphBuilder *g;
+  };
+
   int64_t headDim() const { return m.hidden / m.heads; }
   int64_t queryLen() const { return o.mode == Mode::Decode ? 1 : o.seq; }
   int64_t keyLen() const { return o.mode == Mode::Decode ? o.kvLen : o.seq; }
@@ -110,6 +125,8 @@ Value TransformerGenerator::attend(Value q, Value k, Value v, bool causal) {
   if (causal && o.mode != Mode::Decode && !causalMask)
     causalMask = g.argument({sq, skv}, act, ArgumentRole::Input,
                             "attention.causal_mask");
+  if (o.checkpointing == Checkpointing::Selective)
+    g.beginCheckpoint();
   Value q5 = g.reshape(q, {b, nkv, nh / nkv, sq, hd});
   Value k5 = g.reshape(k, {b, nkv, 1, skv, hd});
   Value v5 = g.reshape(v, {b, nkv, 1, skv, hd});
@@ -117,6 +134,8 @@ Value TransformerGenerator::attend(Value q, Value k, Value v, bool causal) {
   if (causal && o.mode != Mode::Decode)
     scores = g.add(scores, causalMask);
   Value out = g.matmul(g.softmax(scores, -1), v5);
+  if (o.checkpointing == Checkpointing::Selective)
+    g.endCheckpoint();
   return g.reshape(out, {b, nh, sq, hd});
 }
 
@@ -145,6 +164,7 @@ Value TransformerGenerator::gpt2() {
   Value x =
       g.add(g.embedding(tiedEmbedding, ids), g.embedding(wpe, positionIds));
   for (int64_t l = 0; l < o.layers; ++l) {
+    LayerCheckpoint checkpoint(*this);
     std::string p = "h." + std::to_string(l);
     Value hidden = g.layerNorm(x, param({h}, p + ".ln_1.g"),
                                param({h}, p + ".ln_1.b"), m.normEpsilon);
@@ -179,6 +199,7 @@ Value TransformerGenerator::llama() {
   Value positions = g.argument({s}, i64, ArgumentRole::Input, "positions");
   Value x = g.embedding(param({m.vocab, h}, "tok_embeddings"), ids);
   for (int64_t l = 0; l < o.layers; ++l) {
+    LayerCheckpoint checkpoint(*this);
     std::string p = "layers." + std::to_string(l);
     Value hidden =
         g.rmsNorm(x, param({h}, p + ".attention_norm"), m.normEpsilon);
@@ -224,6 +245,7 @@ Value TransformerGenerator::bert() {
   x = g.layerNorm(x, param({h}, "embeddings.ln.g"),
                   param({h}, "embeddings.ln.b"), m.normEpsilon);
   for (int64_t l = 0; l < o.layers; ++l) {
+    LayerCheckpoint checkpoint(*this);
     std::string p = "encoder." + std::to_string(l);
     auto heads = [&](Value y) {
       return g.transpose(g.reshape(y, {b, s, nh, hd}), {0, 2, 1, 3});
@@ -372,6 +394,19 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
   }
   if (options.mode == Mode::Train && isa<IntegerType>(*weight)) {
     error = "train mode needs float weights, not " + options.weightType;
+    return nullptr;
+  }
+  if (options.checkpointing != Checkpointing::None &&
+      options.mode != Mode::Train) {
+    error = "checkpointing applies to train mode (it recomputes what a "
+            "training step keeps for its backward pass)";
+    return nullptr;
+  }
+  if (options.checkpointing == Checkpointing::Selective &&
+      !options.unfusedAttention) {
+    error = "selective checkpointing recomputes the attention scores, which "
+            "fused attention never keeps: use --attention unfused, or "
+            "--checkpointing full";
     return nullptr;
   }
   if (options.mode == Mode::Decode && model.family == Family::Bert) {

@@ -20,6 +20,12 @@ namespace memplan::gen {
 
 enum class Mode { Prefill, Decode, Train };
 
+/// Activation checkpointing of a training step: none; every layer (keep
+/// each layer's input, recompute the layer before its backward); or the
+/// core attention only (scores, softmax and the product with V: Megatron's
+/// selective recomputation, for unfused attention).
+enum class Checkpointing { None, Full, Selective };
+
 struct GeneratorOptions {
   ModelConfig model;
   int64_t layers = 0; ///< 0: the model's
@@ -30,6 +36,7 @@ struct GeneratorOptions {
   std::string activationType = "f16"; ///< f32, bf16, f16
   Mode mode = Mode::Prefill;
   bool unfusedAttention = false;
+  Checkpointing checkpointing = Checkpointing::None;
   /// Bytes of the math library's workspace (cuBLAS) given to every matmul.
   int64_t matmulWorkspace = 0;
 };

@@ -63,6 +63,13 @@ static llvm::cl::opt<std::string> attentionKind(
     "attention",
     llvm::cl::desc("fused (default) or unfused (materialises S x S scores)"),
     llvm::cl::init("fused"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string> checkpointingKind(
+    "checkpointing",
+    llvm::cl::desc("Train: activation checkpointing, none (default), full "
+                   "(recompute each layer before its backward) or selective "
+                   "(recompute the core attention; needs --attention "
+                   "unfused)"),
+    llvm::cl::init("none"), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string> gpuName(
     "gpu",
     llvm::cl::desc("The GPU the graph is for, as sm_<capability> (sm_80, "
@@ -111,6 +118,15 @@ int main(int argc, char **argv) {
     return fail("unknown attention '" + attentionKind +
                 "'; expected fused or unfused");
   options.unfusedAttention = attentionKind == "unfused";
+  if (checkpointingKind == "none")
+    options.checkpointing = Checkpointing::None;
+  else if (checkpointingKind == "full")
+    options.checkpointing = Checkpointing::Full;
+  else if (checkpointingKind == "selective")
+    options.checkpointing = Checkpointing::Selective;
+  else
+    return fail("unknown checkpointing '" + checkpointingKind +
+                "'; expected none, full or selective");
   options.layers = layers;
   options.batch = batch;
   options.seq = seq;
@@ -150,6 +166,9 @@ int main(int argc, char **argv) {
                           : std::string())
                << " --weight-dtype " << weightDtype << " --activation-dtype "
                << activationDtype << " --attention " << attentionKind
+               << (checkpointingKind != "none"
+                       ? " --checkpointing " + checkpointingKind
+                       : std::string())
                << " --gpu " << gpuName << " --matmul-workspace "
                << options.matmulWorkspace << "\n";
   module->print(output->os());

@@ -79,6 +79,15 @@ Replay replayDecisions(const RematProblem &problem,
     }
     for (const RematRewire &rewire : decision.rewires)
       replay.ops[rewire.op].operands[rewire.operand] = rewire.value;
+    // A view made after the peak of a dropped value is a view of the copy.
+    for (const auto &[value, storage] : decision.movedValues) {
+      const Value &moved = replay.values[value];
+      EXPECT_GE(moved.viewOfOperand, 0);
+      EXPECT_EQ(storage, replay.values[replay.ops[moved.definingOp]
+                                           .operands[moved.viewOfOperand]]
+                             .storage);
+      replay.values[value].storage = storage;
+    }
   }
   return replay;
 }

@@ -102,6 +102,10 @@ struct RematDecision {
   std::vector<uint32_t> droppedStorages;
   std::vector<RematClone> clones;
   std::vector<RematRewire> rewires;
+  /// Values made after the peak over a dropped storage (views of it,
+  /// results computed in place over it), now over its copy: value, storage.
+  /// (IR needs nothing for them: its liveness follows the rewired uses.)
+  std::vector<std::pair<uint32_t, uint32_t>> movedValues;
   uint64_t flops = 0;
 };
 
