@@ -52,6 +52,17 @@ private:
   Value param(ArrayRef<int64_t> shape, const std::string &name) {
     return g.argument(shape, act, ArgumentRole::Weight, name);
   }
+  /// LayerNorm of `x` with its own gain and bias (`<prefix>.g`, `.b`).
+  /// Arguments and ops are numbered in the order they are made, so every
+  /// call that makes two of them is sequenced here and below, never left to
+  /// the compiler's order of evaluating a call's arguments (GCC: right to
+  /// left, Clang: left to right; the same source wrote different IR). The
+  /// order kept is the one the release builds always wrote: bias first.
+  Value layerNorm(Value x, const std::string &prefix) {
+    Value beta = param({m.hidden}, prefix + ".b");
+    Value gamma = param({m.hidden}, prefix + ".g");
+    return g.layerNorm(x, gamma, beta, m.normEpsilon);
+  }
   Linear linear(int64_t in, int64_t out, const std::string &name, bool bias) {
     Linear layer;
     if (quantized) {
@@ -161,13 +172,12 @@ Value TransformerGenerator::gpt2() {
       g.argument({b, s}, i32, ArgumentRole::Input, "position_ids");
   tiedEmbedding = param({m.vocab, h}, "wte");
   Value wpe = param({m.maxPositions, h}, "wpe");
-  Value x =
-      g.add(g.embedding(tiedEmbedding, ids), g.embedding(wpe, positionIds));
+  Value positionEmbedding = g.embedding(wpe, positionIds);
+  Value x = g.add(g.embedding(tiedEmbedding, ids), positionEmbedding);
   for (int64_t l = 0; l < o.layers; ++l) {
     LayerCheckpoint checkpoint(*this);
     std::string p = "h." + std::to_string(l);
-    Value hidden = g.layerNorm(x, param({h}, p + ".ln_1.g"),
-                               param({h}, p + ".ln_1.b"), m.normEpsilon);
+    Value hidden = layerNorm(x, p + ".ln_1");
     Value qkv = apply(linear(h, 3 * h, p + ".attn.c_attn", true), hidden);
     Value heads =
         g.transpose(g.reshape(qkv, {b, s, 3, nh, hd}), {2, 0, 3, 1, 4});
@@ -180,13 +190,11 @@ Value TransformerGenerator::gpt2() {
     Value a = attend(q, k, v, /*causal=*/true);
     a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, h});
     x = g.add(x, apply(linear(h, h, p + ".attn.c_proj", true), a));
-    hidden = g.layerNorm(x, param({h}, p + ".ln_2.g"),
-                         param({h}, p + ".ln_2.b"), m.normEpsilon);
+    hidden = layerNorm(x, p + ".ln_2");
     Value f = g.gelu(apply(linear(h, m.ffn, p + ".mlp.c_fc", true), hidden));
     x = g.add(x, apply(linear(m.ffn, h, p + ".mlp.c_proj", true), f));
   }
-  Value hidden =
-      g.layerNorm(x, param({h}, "ln_f.g"), param({h}, "ln_f.b"), m.normEpsilon);
+  Value hidden = layerNorm(x, "ln_f");
   return g.matmul(hidden, tiedEmbedding, /*transposeRhs=*/true);
 }
 
@@ -237,13 +245,13 @@ Value TransformerGenerator::bert() {
   Value positionIds =
       g.argument({b, s}, i32, ArgumentRole::Input, "position_ids");
   tiedEmbedding = param({m.vocab, h}, "embeddings.word");
-  Value x =
-      g.add(g.add(g.embedding(tiedEmbedding, ids),
-                  g.embedding(param({m.maxPositions, h}, "embeddings.position"),
-                              positionIds)),
-            g.embedding(param({2, h}, "embeddings.token_type"), typeIds));
-  x = g.layerNorm(x, param({h}, "embeddings.ln.g"),
-                  param({h}, "embeddings.ln.b"), m.normEpsilon);
+  Value typeEmbedding =
+      g.embedding(param({2, h}, "embeddings.token_type"), typeIds);
+  Value positionEmbedding = g.embedding(
+      param({m.maxPositions, h}, "embeddings.position"), positionIds);
+  Value wordEmbedding = g.embedding(tiedEmbedding, ids);
+  Value x = g.add(g.add(wordEmbedding, positionEmbedding), typeEmbedding);
+  x = layerNorm(x, "embeddings.ln");
   for (int64_t l = 0; l < o.layers; ++l) {
     LayerCheckpoint checkpoint(*this);
     std::string p = "encoder." + std::to_string(l);
@@ -256,12 +264,10 @@ Value TransformerGenerator::bert() {
     Value a = attend(q, k, v, /*causal=*/false);
     a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, h});
     a = apply(linear(h, h, p + ".attention.output", true), a);
-    x = g.layerNorm(g.add(x, a), param({h}, p + ".attention.ln.g"),
-                    param({h}, p + ".attention.ln.b"), m.normEpsilon);
+    x = layerNorm(g.add(x, a), p + ".attention.ln");
     Value f = g.gelu(apply(linear(h, m.ffn, p + ".intermediate", true), x));
     f = apply(linear(m.ffn, h, p + ".output", true), f);
-    x = g.layerNorm(g.add(x, f), param({h}, p + ".output.ln.g"),
-                    param({h}, p + ".output.ln.b"), m.normEpsilon);
+    x = layerNorm(g.add(x, f), p + ".output.ln");
   }
   if (o.mode != Mode::Train)
     return x;
