@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cassert>
 #include <map>
+#include <optional>
+#include <tuple>
 
 using namespace memplan;
 
@@ -357,7 +359,8 @@ private:
   /// Whether `op` may be copied once more by this candidate.
   bool canCopy(const Candidate &candidate, uint32_t op) const {
     if (op == Value::kNoOp || !state.ops[op].recomputable ||
-        candidate.clones.size() >= limits.maxChainOps)
+        candidate.clones.size() >=
+            limits.maxChainOps * candidate.dropped.size())
       return false;
     uint32_t root = state.root[op];
     auto it = candidate.copiesOf.find(root);
@@ -525,9 +528,13 @@ uint64_t memplan::computeRematPeak(const RematProblem &problem) {
   return uint64_t(peak);
 }
 
-RematResult memplan::rematerializeToBudget(const RematProblem &problem,
-                                           uint64_t budget,
-                                           const RematLimits &limits) {
+/// One greedy run. With `stretch` = 0 the candidates are single storages
+/// and the storages one user reads; with `stretch` = W, every candidate is
+/// a stretch: all storages whose next use lies within W steps of a user,
+/// recomputed together before it (copies shared), as checkpointing
+/// recomputes a layer before its backward.
+static RematResult greedy(const RematProblem &problem, uint64_t budget,
+                          const RematLimits &limits, int64_t stretch) {
   RematResult result;
   State state(problem);
   state.analyse();
@@ -563,6 +570,16 @@ RematResult memplan::rematerializeToBudget(const RematProblem &problem,
     }
     std::vector<Candidate> candidates;
     for (const auto &[user, storages] : byUser) {
+      if (stretch) {
+        Candidate together;
+        together.user = user;
+        for (auto it = byUser.find(user);
+             it != byUser.end() && it->first < user + stretch; ++it)
+          together.dropped.insert(together.dropped.end(), it->second.begin(),
+                                  it->second.end());
+        candidates.push_back(std::move(together));
+        continue;
+      }
       for (uint32_t s : storages) {
         Candidate single;
         single.dropped = {s};
@@ -629,6 +646,27 @@ RematResult memplan::rematerializeToBudget(const RematProblem &problem,
   result.peakAfter = uint64_t(peak);
   result.fits = result.peakAfter <= budget;
   return result;
+}
+
+RematResult memplan::rematerializeToBudget(const RematProblem &problem,
+                                           uint64_t budget,
+                                           const RematLimits &limits) {
+  // The greedy's choices depend on what it may pick from; each way is
+  // measured under the model, and the best kept: fitting, then the fewest
+  // operations, then the lowest peak, then the earliest way (deterministic).
+  std::optional<RematResult> best;
+  std::vector<int64_t> ways = {0};
+  ways.insert(ways.end(), limits.stretches.begin(), limits.stretches.end());
+  for (int64_t stretch : ways) {
+    RematResult result = greedy(problem, budget, limits, stretch);
+    auto key = [](const RematResult &r) {
+      return std::make_tuple(!r.fits, r.fits ? r.recomputedFlops : 0,
+                             r.peakAfter, r.recomputedFlops);
+    };
+    if (!best || key(result) < key(*best))
+      best = std::move(result);
+  }
+  return std::move(*best);
 }
 
 RematProblem

@@ -23,8 +23,10 @@
 // NP-hard (Checkmate solves it as an integer program). This is a greedy
 // heuristic: at the first step of the current peak, every storage live
 // there and not used there is a candidate, alone and grouped with the
-// others its next user reads; a candidate recomputes the chain of ops back
-// to values still live at that user (at most `maxChainOps` clones), and its
+// others its next user reads (or, in other runs, with all whose next use
+// is near: stretches); a candidate recomputes the chain of ops back to
+// values still live at that user (at most `maxChainOps` clones per value),
+// and its
 // effect on every step is evaluated exactly under the model (a segment tree
 // over the steps); the candidate that removes the most bytes at the peak
 // per operation is applied, and the steps are recounted.
@@ -121,6 +123,12 @@ struct RematLimits {
   unsigned maxCopiesPerOp = 1;
   /// Most decisions in all.
   unsigned maxDecisions = 100000;
+  /// Besides the greedy over single values, greedy runs whose candidates
+  /// are stretches: every value whose next use lies within W steps of a
+  /// user, recomputed together before it (how checkpointing recomputes a
+  /// layer before its backward; no layers need be marked). The best run is
+  /// kept.
+  std::vector<int64_t> stretches = {8, 16, 24, 32, 48, 64, 96, 128};
 };
 
 struct RematResult {
@@ -136,7 +144,9 @@ struct RematResult {
 uint64_t computeRematPeak(const RematProblem &problem);
 
 /// Chooses recomputations until the model's peak is at most `budget` or no
-/// candidate lowers it. Deterministic.
+/// candidate lowers it: the best of the greedy runs (see `stretches`): one
+/// that fits with the fewest operations, else the lowest peak.
+/// Deterministic.
 RematResult rematerializeToBudget(const RematProblem &problem, uint64_t budget,
                                   const RematLimits &limits = {});
 
