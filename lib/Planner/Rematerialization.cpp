@@ -114,7 +114,6 @@ struct State {
   std::vector<int64_t> position;
   std::vector<int64_t> start, end;
   std::vector<bool> pinned;
-  std::vector<int64_t> lastDefinition;
   std::vector<std::vector<uint32_t>> valuesOf; ///< per storage
   std::vector<std::vector<Use>> uses;          ///< per storage, by position
   std::vector<std::vector<int64_t>> writes;    ///< per storage, sorted
@@ -143,7 +142,6 @@ struct State {
     start.assign(numStorages, -1);
     end.assign(numStorages, -1);
     pinned.assign(numStorages, false);
-    lastDefinition.assign(numStorages, -1);
     valuesOf.assign(numStorages, {});
     for (uint32_t v = 0; v < values.size(); ++v)
       valuesOf[values[v].storage].push_back(v);
@@ -156,7 +154,6 @@ struct State {
       int64_t at = int64_t(p);
       for (uint32_t v : op.results) {
         uint32_t s = values[v].storage;
-        lastDefinition[s] = std::max(lastDefinition[s], at);
         if (values[v].viewOfOperand < 0 && start[s] < 0)
           start[s] = at;
         end[s] = std::max(end[s], at);
