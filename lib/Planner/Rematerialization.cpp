@@ -188,6 +188,12 @@ struct State {
     }
   }
 
+  /// The most bytes live at a step (after analyse()).
+  uint64_t peak() const {
+    return live.empty() ? 0
+                        : uint64_t(*std::max_element(live.begin(), live.end()));
+  }
+
   /// The position of the op defining `value`; -1 for arguments.
   int64_t definedAt(uint32_t value) const {
     uint32_t op = values[value].definingOp;
@@ -519,10 +525,7 @@ RematDecision apply(State &state, const Candidate &candidate, int64_t peak) {
 uint64_t memplan::computeRematPeak(const RematProblem &problem) {
   State state(problem);
   state.analyse();
-  int64_t peak = 0;
-  for (int64_t bytes : state.live)
-    peak = std::max(peak, bytes);
-  return uint64_t(peak);
+  return state.peak();
 }
 
 /// One greedy run. With `stretch` = 0 the candidates are single storages
@@ -535,13 +538,11 @@ static RematResult greedy(const RematProblem &problem, uint64_t budget,
   RematResult result;
   State state(problem);
   state.analyse();
-  StepTree initial(state.live);
-  result.peakBefore = result.peakAfter = uint64_t(initial.peak());
+  result.peakBefore = state.peak();
 
   for (unsigned round = 0; round < limits.maxDecisions; ++round) {
     StepTree tree(state.live);
     int64_t peak = tree.peak(), peakSteps = tree.peakSteps();
-    result.peakAfter = uint64_t(peak);
     if (uint64_t(peak) <= budget)
       break;
     int64_t peakStep = std::find(state.live.begin(), state.live.end(), peak) -
@@ -637,10 +638,7 @@ static RematResult greedy(const RematProblem &problem, uint64_t budget,
     result.decisions.push_back(std::move(decision));
     state.analyse();
   }
-  int64_t peak = 0;
-  for (int64_t bytes : state.live)
-    peak = std::max(peak, bytes);
-  result.peakAfter = uint64_t(peak);
+  result.peakAfter = state.peak();
   result.fits = result.peakAfter <= budget;
   return result;
 }
