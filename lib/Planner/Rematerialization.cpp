@@ -132,6 +132,21 @@ struct State {
     valueRoot.resize(values.size());
     for (uint32_t v = 0; v < values.size(); ++v)
       valueRoot[v] = v;
+    // Copies made earlier, in program order (the latest copy last).
+    for (uint32_t op = 0; op < ops.size(); ++op) {
+      uint32_t of = ops[op].copyOf;
+      if (of == RematProblem::Op::kNotACopy || of >= ops.size() ||
+          ops[of].copyOf != RematProblem::Op::kNotACopy ||
+          ops[of].results.size() != ops[op].results.size())
+        continue;
+      root[op] = of;
+      ++copies[of];
+      for (size_t r = 0; r < ops[op].results.size(); ++r) {
+        uint32_t original = ops[of].results[r];
+        valueRoot[ops[op].results[r]] = original;
+        latestCopy[original] = ops[op].results[r];
+      }
+    }
   }
 
   void analyse() {
@@ -313,13 +328,17 @@ public:
       candidate.updates.push_back(
           {before + 1, user - 1, -int64_t(state.storages[s].size)});
     }
+    // (A clone that is a view of a copy kept from earlier lives in that
+    // copy's storage, extended above: no new storage replaces the dropped
+    // one.)
     for (const auto &[original, clone] : candidate.replacement) {
       uint32_t s = state.values[original].storage;
-      if (clone >= state.values.size() &&
-          std::count(candidate.dropped.begin(), candidate.dropped.end(), s))
-        replacesDropped[candidate.newValues[clone - state.values.size()]
-                            .storage -
-                        state.storages.size()] = true;
+      if (clone < state.values.size() ||
+          !std::count(candidate.dropped.begin(), candidate.dropped.end(), s))
+        continue;
+      uint32_t fresh = candidate.newValues[clone - state.values.size()].storage;
+      if (fresh >= state.storages.size())
+        replacesDropped[fresh - state.storages.size()] = true;
     }
     int64_t transient = int64_t(candidate.scratch);
     for (size_t i = 0; i < candidate.newStorage.size(); ++i)
@@ -528,17 +547,120 @@ uint64_t memplan::computeRematPeak(const RematProblem &problem) {
   return state.peak();
 }
 
-/// One greedy run. With `stretch` = 0 the candidates are single storages
-/// and the storages one user reads; with `stretch` = W, every candidate is
-/// a stretch: all storages whose next use lies within W steps of a user,
-/// recomputed together before it (copies shared), as checkpointing
-/// recomputes a layer before its backward.
+/// The segment of every storage made before `peakStep`, or -1. Cuts are
+/// the positions before the peak after which a single storage made
+/// earlier is read again before the peak (in a transformer: the residual
+/// stream, between attention and MLP and between layers); the stretches
+/// of program between cuts are numbered, and `group` consecutive ones,
+/// from the `phase`-th, make a segment, with the storages crossing the
+/// cuts inside it. A storage crossing a cut between segments is in none:
+/// the checkpoints that full activation checkpointing keeps (`group` 2 on
+/// memplan-gen's transformers: a layer's input). This is Chen et al.'s
+/// (2016) choice of checkpoints among articulation points, found from the
+/// order rather than marked by the frontend.
+static std::vector<int32_t> segmentsBeforePeak(const State &state,
+                                               int64_t peakStep, unsigned group,
+                                               unsigned phase) {
+  size_t numStorages = state.storages.size();
+  std::vector<int32_t> segment(numStorages, -1);
+  if (peakStep <= 0 || !group)
+    return segment;
+  // Per boundary p (between steps p and p + 1): how many storages cross it
+  // to a use at or before the peak, and the sum of their ids (the id when
+  // one crosses).
+  std::vector<int64_t> count(size_t(peakStep) + 1, 0);
+  std::vector<uint64_t> idSum(size_t(peakStep) + 1, 0);
+  for (uint32_t s = 0; s < numStorages; ++s) {
+    int64_t made = state.start[s];
+    if (state.storages[s].external || made < 0 || made >= peakStep)
+      continue;
+    int64_t last = made;
+    for (const Use &use : state.uses[s])
+      if (use.position <= peakStep)
+        last = std::max(last, use.position);
+    if (state.pinned[s])
+      last = std::max(last, std::min(state.end[s], peakStep));
+    if (last <= made)
+      continue;
+    count[made] += 1;
+    count[last] -= 1;
+    idSum[made] += s;
+    idSum[last] -= s;
+  }
+  // Cuts in order; a storage crossing several boundaries in a row is one
+  // cut (at the first).
+  std::vector<int64_t> cuts;
+  std::vector<int64_t> firstCut(numStorages, -1), lastCut(numStorages, -1);
+  int64_t crossing = 0;
+  uint64_t ids = 0;
+  uint64_t previous = UINT64_MAX;
+  for (int64_t p = 0; p < peakStep; ++p) {
+    crossing += count[p];
+    ids += idSum[p];
+    if (crossing != 1) {
+      previous = UINT64_MAX;
+      continue;
+    }
+    if (ids == previous)
+      continue;
+    previous = ids;
+    if (firstCut[ids] < 0)
+      firstCut[ids] = int64_t(cuts.size());
+    lastCut[ids] = int64_t(cuts.size());
+    cuts.push_back(p);
+  }
+  // Stretch j lies between cuts j - 1 and j; it is in segment
+  // (j + phase) / group.
+  auto segmentOf = [&](int64_t stretch) {
+    return int32_t((stretch + int64_t(phase)) / int64_t(group));
+  };
+  for (uint32_t s = 0; s < numStorages; ++s) {
+    int64_t made = state.start[s];
+    if (state.storages[s].external || made < 0 || made >= peakStep)
+      continue;
+    if (firstCut[s] >= 0) {
+      // Inside a segment when the stretches on both sides of its cuts are.
+      int32_t before = segmentOf(firstCut[s]);
+      if (before == segmentOf(lastCut[s] + 1))
+        segment[s] = before;
+      continue;
+    }
+    segment[s] = segmentOf(std::lower_bound(cuts.begin(), cuts.end(), made) -
+                           cuts.begin());
+  }
+  return segment;
+}
+
+namespace {
+/// What one greedy run may pick from.
+struct Way {
+  /// 0: single storages and the storages one user reads; W: stretches,
+  /// every storage whose next use lies within W steps of a user,
+  /// recomputed together before it.
+  int64_t stretch = 0;
+  /// Non-zero: segments (segmentsBeforePeak with this group and phase)
+  /// recomputed together before the first use of any of their storages,
+  /// as full activation checkpointing recomputes a layer; single storages
+  /// once no segment lowers the peak.
+  unsigned segmentGroup = 0;
+  unsigned segmentPhase = 0;
+};
+} // namespace
+
+/// One greedy run, choosing as `way` says.
 static RematResult greedy(const RematProblem &problem, uint64_t budget,
-                          const RematLimits &limits, int64_t stretch) {
+                          const RematLimits &limits, Way way) {
   RematResult result;
   State state(problem);
   state.analyse();
   result.peakBefore = state.peak();
+  std::vector<int32_t> segment;
+  if (way.segmentGroup) {
+    int64_t first = std::max_element(state.live.begin(), state.live.end()) -
+                    state.live.begin();
+    segment =
+        segmentsBeforePeak(state, first, way.segmentGroup, way.segmentPhase);
+  }
 
   for (unsigned round = 0; round < limits.maxDecisions; ++round) {
     StepTree tree(state.live);
@@ -566,30 +688,51 @@ static RematResult greedy(const RematProblem &problem, uint64_t budget,
       if (!usedAtPeak && next > peakStep)
         byUser[next].push_back(s);
     }
+    auto singles = [&] {
+      std::vector<Candidate> candidates;
+      for (const auto &[user, storages] : byUser) {
+        for (uint32_t s : storages) {
+          Candidate single;
+          single.dropped = {s};
+          single.user = user;
+          candidates.push_back(std::move(single));
+        }
+        if (storages.size() > 1) {
+          Candidate group;
+          group.dropped = storages;
+          group.user = user;
+          candidates.push_back(std::move(group));
+        }
+      }
+      return candidates;
+    };
     std::vector<Candidate> candidates;
-    for (const auto &[user, storages] : byUser) {
-      if (stretch) {
+    if (way.stretch) {
+      for (const auto &entry : byUser) {
+        int64_t user = entry.first;
         Candidate together;
         together.user = user;
         for (auto it = byUser.find(user);
-             it != byUser.end() && it->first < user + stretch; ++it)
+             it != byUser.end() && it->first < user + way.stretch; ++it)
           together.dropped.insert(together.dropped.end(), it->second.begin(),
                                   it->second.end());
         candidates.push_back(std::move(together));
-        continue;
       }
-      for (uint32_t s : storages) {
-        Candidate single;
-        single.dropped = {s};
-        single.user = user;
-        candidates.push_back(std::move(single));
-      }
-      if (storages.size() > 1) {
-        Candidate group;
-        group.dropped = storages;
-        group.user = user;
-        candidates.push_back(std::move(group));
-      }
+    } else if (way.segmentGroup) {
+      std::map<int32_t, Candidate> bySegment;
+      for (const auto &[user, storages] : byUser)
+        for (uint32_t s : storages) {
+          if (s >= segment.size() || segment[s] < 0)
+            continue;
+          Candidate &together = bySegment[segment[s]];
+          if (together.dropped.empty())
+            together.user = user; // byUser is by position
+          together.dropped.push_back(s);
+        }
+      for (auto &entry : bySegment)
+        candidates.push_back(std::move(entry.second));
+    } else {
+      candidates = singles();
     }
 
     // The best by bytes removed at the peak step per operation; it must
@@ -598,36 +741,45 @@ static RematResult greedy(const RematProblem &problem, uint64_t budget,
     const Candidate *best = nullptr;
     double bestScore = -1;
     int64_t bestGain = 0;
-    for (Candidate &candidate : candidates) {
-      if (!chooser.build(candidate, peakStep)) {
-        continue;
+    auto choose = [&](std::vector<Candidate> &candidates) {
+      for (Candidate &candidate : candidates) {
+        if (!chooser.build(candidate, peakStep)) {
+          continue;
+        }
+        int64_t atPeakBefore = tree.at(size_t(peakStep));
+        for (const Candidate::Update &update : candidate.updates)
+          tree.add(size_t(update.first), size_t(update.last), update.delta);
+        int64_t newPeak = tree.peak(), newSteps = tree.peakSteps();
+        int64_t gain = atPeakBefore - tree.at(size_t(peakStep));
+        // The clones' step: what crosses into the user, and the chain.
+        int64_t user = candidate.insertAt;
+        int64_t clonesStep =
+            tree.at(size_t(user)) - state.born[user] + candidate.transient;
+        if (clonesStep > newPeak) {
+          newPeak = clonesStep;
+          newSteps = 1;
+        } else if (clonesStep == newPeak) {
+          ++newSteps;
+        }
+        for (const Candidate::Update &update : candidate.updates)
+          tree.add(size_t(update.first), size_t(update.last), -update.delta);
+        bool lower =
+            newPeak < peak || (newPeak == peak && newSteps < peakSteps);
+        if (!lower || gain <= 0)
+          continue;
+        double score = double(gain) / (double(candidate.flops) + 1.0);
+        if (score > bestScore || (score == bestScore && gain > bestGain)) {
+          best = &candidate;
+          bestScore = score;
+          bestGain = gain;
+        }
       }
-      int64_t atPeakBefore = tree.at(size_t(peakStep));
-      for (const Candidate::Update &update : candidate.updates)
-        tree.add(size_t(update.first), size_t(update.last), update.delta);
-      int64_t newPeak = tree.peak(), newSteps = tree.peakSteps();
-      int64_t gain = atPeakBefore - tree.at(size_t(peakStep));
-      // The clones' step: what crosses into the user, and the chain.
-      int64_t user = candidate.insertAt;
-      int64_t clonesStep =
-          tree.at(size_t(user)) - state.born[user] + candidate.transient;
-      if (clonesStep > newPeak) {
-        newPeak = clonesStep;
-        newSteps = 1;
-      } else if (clonesStep == newPeak) {
-        ++newSteps;
-      }
-      for (const Candidate::Update &update : candidate.updates)
-        tree.add(size_t(update.first), size_t(update.last), -update.delta);
-      bool lower = newPeak < peak || (newPeak == peak && newSteps < peakSteps);
-      if (!lower || gain <= 0)
-        continue;
-      double score = double(gain) / (double(candidate.flops) + 1.0);
-      if (score > bestScore || (score == bestScore && gain > bestGain)) {
-        best = &candidate;
-        bestScore = score;
-        bestGain = gain;
-      }
+    };
+    choose(candidates);
+    std::vector<Candidate> fallback;
+    if (!best && way.segmentGroup) {
+      fallback = singles();
+      choose(fallback);
     }
     if (!best)
       break;
@@ -650,10 +802,14 @@ RematResult memplan::rematerializeToBudget(const RematProblem &problem,
   // measured under the model, and the best kept: fitting, then the fewest
   // operations, then the lowest peak, then the earliest way (deterministic).
   std::optional<RematResult> best;
-  std::vector<int64_t> ways = {0};
-  ways.insert(ways.end(), limits.stretches.begin(), limits.stretches.end());
-  for (int64_t stretch : ways) {
-    RematResult result = greedy(problem, budget, limits, stretch);
+  std::vector<Way> ways = {Way()};
+  for (int64_t stretch : limits.stretches)
+    ways.push_back({stretch, 0, 0});
+  for (unsigned group : limits.segmentGroups)
+    for (unsigned phase = 0; phase < group; ++phase)
+      ways.push_back({0, group, phase});
+  for (const Way &way : ways) {
+    RematResult result = greedy(problem, budget, limits, way);
     auto key = [](const RematResult &r) {
       return std::make_tuple(!r.fits, r.fits ? r.recomputedFlops : 0,
                              r.peakAfter, r.recomputedFlops);
@@ -684,6 +840,8 @@ memplan::applyRematDecisions(const RematProblem &problem,
       op.recomputable = true;
       op.operands = clone.operands;
       op.results = clone.results;
+      op.copyOf = source.copyOf != RematProblem::Op::kNotACopy ? source.copyOf
+                                                               : clone.source;
       for (size_t r = 0; r < clone.results.size(); ++r) {
         const Value &original = state.values[source.results[r]];
         Value fresh;
@@ -720,8 +878,12 @@ memplan::applyRematDecisions(const RematProblem &problem,
   for (Value &value : applied.values)
     if (value.definingOp != Value::kNoOp)
       value.definingOp = renumber[value.definingOp];
-  for (uint32_t id : state.order)
+  for (uint32_t id : state.order) {
     applied.ops.push_back(state.ops[id]);
+    uint32_t &of = applied.ops.back().copyOf;
+    if (of != RematProblem::Op::kNotACopy)
+      of = renumber[of];
+  }
   if (order)
     *order = state.order;
   return applied;

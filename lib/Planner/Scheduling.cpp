@@ -343,16 +343,17 @@ static std::vector<uint64_t> stepMemory(const ScheduleProblem &problem,
   return memory;
 }
 
-/// The steps [first, first + count) of `order` reordered exactly: the ops
-/// before the window have run, those after it have not, so the bytes live
-/// at every step outside the window do not change, and inside it the
-/// window is a problem of its own: its ops, a source op before them that
-/// creates the buffers made earlier and read in the window, a sink op
-/// after them that reads the buffers read after the window, and the bytes
-/// live across the whole window as scratch of every op. True if the
-/// window's peak fell.
-static bool improveWindow(const ScheduleProblem &problem, Schedule &order,
-                          size_t first, size_t count) {
+/// The steps [first, first + count) of `order` as a problem of their own:
+/// the ops before them have run, those after have not, so the bytes live
+/// at every step outside do not depend on how the steps inside are
+/// ordered. The window's ops are numbered 0..count-1 in `order`'s order,
+/// then a source op (count) before them that creates the buffers made
+/// earlier and read inside, and a sink op (count + 1) after them that
+/// reads the buffers read after the window; the bytes live across the
+/// whole window are scratch of every op.
+static ScheduleProblem windowProblem(const ScheduleProblem &problem,
+                                     const Schedule &order, size_t first,
+                                     size_t count) {
   size_t n = order.size();
   std::vector<int64_t> position(n);
   for (size_t p = 0; p < n; ++p)
@@ -375,11 +376,10 @@ static bool improveWindow(const ScheduleProblem &problem, Schedule &order,
   uint64_t across = 0;
   for (const ScheduleProblem::Buffer &buffer : problem.buffers) {
     int64_t created = position[buffer.creator];
-    bool readBefore = false, readInside = false, readAfter = false;
+    bool readInside = false, readAfter = false;
     std::vector<uint32_t> users;
     for (uint32_t user : buffer.users) {
       int64_t at = position[user];
-      readBefore |= at < begin;
       readAfter |= at >= end;
       if (at >= begin && at < end && at != created) {
         readInside = true;
@@ -399,26 +399,45 @@ static bool improveWindow(const ScheduleProblem &problem, Schedule &order,
     if (readAfter)
       users.push_back(sink);
     window.buffers.push_back({buffer.size, local(buffer.creator), users});
-    (void)readBefore;
   }
   for (ScheduleProblem::Op &op : window.ops)
     op.scratch = add(op.scratch, across);
-  std::optional<Schedule> best = scheduleExact(window, 24, 1u << 24);
-  if (!best)
-    return false;
+  return window;
+}
+
+/// The window's identity order: source, its ops as in `order`, sink.
+static Schedule windowInOrder(size_t count) {
   Schedule current(count + 2);
-  current[0] = source;
+  current[0] = uint32_t(count);
   for (size_t i = 0; i < count; ++i)
     current[i + 1] = uint32_t(i);
-  current[count + 1] = sink;
-  if (computeSchedulePeak(window, *best) >=
-      computeSchedulePeak(window, current))
-    return false;
+  current[count + 1] = uint32_t(count + 1);
+  return current;
+}
+
+/// `order` with the window's steps in `windowOrder`'s order.
+static void applyWindow(Schedule &order, size_t first, size_t count,
+                        const Schedule &windowOrder) {
   Schedule reordered;
-  for (uint32_t op : *best)
+  reordered.reserve(count);
+  for (uint32_t op : windowOrder)
     if (op < count)
       reordered.push_back(order[first + op]);
   std::copy(reordered.begin(), reordered.end(), order.begin() + first);
+}
+
+/// The steps [first, first + count) of `order` reordered exactly; true if
+/// the window's peak fell.
+static bool improveWindow(const ScheduleProblem &problem, Schedule &order,
+                          size_t first, size_t count) {
+  ScheduleProblem window = windowProblem(problem, order, first, count);
+  std::optional<Schedule> best = scheduleExact(window, 24, 1u << 24);
+  if (!best)
+    return false;
+  if (computeSchedulePeak(window, *best) >=
+      computeSchedulePeak(window, windowInOrder(count)))
+    return false;
+  applyWindow(order, first, count, *best);
   return true;
 }
 
@@ -457,6 +476,51 @@ Schedule memplan::improveByWindows(const ScheduleProblem &problem,
   return order;
 }
 
+/// The bytes x steps of `order` under the model: how long memory stays
+/// taken, summed over the buffers.
+static uint64_t byteSteps(const ScheduleProblem &problem,
+                          const Schedule &order) {
+  uint64_t total = 0;
+  for (uint64_t memory : stepMemory(problem, order))
+    total = add(total, memory);
+  return total;
+}
+
+Schedule memplan::reorderAfterPeaks(const ScheduleProblem &problem,
+                                    Schedule order, unsigned levels) {
+  size_t n = order.size();
+  size_t from = 0; // the steps before `from` are settled
+  for (unsigned level = 0; level < levels && from < n; ++level) {
+    std::vector<uint64_t> memory = stepMemory(problem, order);
+    size_t peak =
+        std::max_element(memory.begin() + from, memory.end()) - memory.begin();
+    size_t first = peak + 1, count = n - first;
+    if (count < 2)
+      break;
+    ScheduleProblem rest = windowProblem(problem, order, first, count);
+    Schedule kept = windowInOrder(count);
+    auto key = [&](const Schedule &candidate) {
+      return std::make_pair(computeSchedulePeak(rest, candidate),
+                            byteSteps(rest, candidate));
+    };
+    auto keptKey = key(kept);
+    for (Schedule candidate :
+         {scheduleLeastPeakFirst(rest), scheduleMostFreedFirst(rest),
+          scheduleDepthFirst(rest), scheduleBreadthFirst(rest)}) {
+      if (!isValidSchedule(rest, candidate))
+        continue;
+      auto candidateKey = key(candidate);
+      if (candidateKey < keptKey) {
+        kept = std::move(candidate);
+        keptKey = candidateKey;
+      }
+    }
+    applyWindow(order, first, count, kept);
+    from = first;
+  }
+  return order;
+}
+
 std::vector<ScheduleCandidate>
 memplan::scheduleCandidates(const ScheduleProblem &problem,
                             unsigned exactMaxOps) {
@@ -482,6 +546,25 @@ memplan::scheduleCandidates(const ScheduleProblem &problem,
         improveByWindows(problem, best->order, std::min(exactMaxOps, 10u));
     consider("windows(" + best->name + ")", std::move(windows), false);
   }
+  // The input and the best so far, each stretch after its peak reordered
+  // on its own (the model's peak ignores in-place reuse, so the input may
+  // be best as measured even when it is not here).
+  best = nullptr;
+  for (const ScheduleCandidate &candidate : candidates)
+    if (!best || candidate.peak < best->peak)
+      best = &candidate;
+  std::vector<const ScheduleCandidate *> refine = {&candidates.front()};
+  if (best && best != refine.front())
+    refine.push_back(best);
+  std::vector<ScheduleCandidate> refined;
+  for (const ScheduleCandidate *candidate : refine) {
+    Schedule order = reorderAfterPeaks(problem, candidate->order);
+    if (order != candidate->order)
+      refined.push_back(
+          {"after-peaks(" + candidate->name + ")", std::move(order), 0, false});
+  }
+  for (ScheduleCandidate &candidate : refined)
+    consider(std::move(candidate.name), std::move(candidate.order), false);
   if (std::optional<Schedule> exact = scheduleExact(problem, exactMaxOps))
     consider("exact", std::move(*exact), true);
   return candidates;

@@ -44,6 +44,7 @@ struct FitBudgetPass : public memplan::impl::FitBudgetBase<FitBudgetPass> {
     settings.resultsInCallerBuffers = resultsInCallerBuffers;
     settings.bestEffort = bestEffort;
     settings.maxCopies = maxCopies;
+    settings.schedule = schedule;
     SmallVector<FunctionOpInterface> functions =
         collectModuleFunctions(getOperation());
     std::vector<RematOutcome> outcomes(functions.size());

@@ -42,8 +42,12 @@ struct BodyProblem {
   SmallVector<Value> values;
 };
 
+/// Clones made by earlier rounds, each to the op it copies (never a clone).
+using CopyOrigins = DenseMap<Operation *, Operation *>;
+
 FailureOr<BodyProblem> buildProblem(Block &block, bool inPlace,
-                                    bool destinations) {
+                                    bool destinations,
+                                    const CopyOrigins &copies) {
   FailureOr<BufferLiveness> liveness =
       BufferLiveness::compute(*block.getParent(), inPlaceWhereAllowed(inPlace),
                               resultsInCallerBuffers(destinations));
@@ -134,6 +138,9 @@ FailureOr<BodyProblem> buildProblem(Block &block, bool inPlace,
                          !op.hasTrait<OpTrait::IsTerminator>();
     if (recomputable)
       model.flops = recomputable.getFlopCount();
+    if (Operation *origin = copies.lookup(&op))
+      if (auto it = opId.find(origin); it != opId.end())
+        model.copyOf = it->second;
     problem.ops.push_back(std::move(model));
   }
   for (const LiveBuffer &buffer : liveness->getBuffers())
@@ -146,11 +153,17 @@ FailureOr<BodyProblem> buildProblem(Block &block, bool inPlace,
 struct Applied {
   SmallVector<Operation *> clones;
   SmallVector<std::tuple<Operation *, unsigned, Value>> oldOperands;
+
+  void append(Applied &&later) {
+    clones.append(later.clones);
+    oldOperands.append(later.oldOperands);
+    later = {};
+  }
 };
 
 void applyDecisions(BodyProblem &body,
                     const std::vector<RematDecision> &decisions,
-                    Applied &applied) {
+                    Applied &applied, CopyOrigins &copies) {
   MLIRContext *context = body.ops.front()->getContext();
   for (const RematDecision &decision : decisions) {
     for (const RematClone &clone : decision.clones) {
@@ -162,6 +175,8 @@ void applyDecisions(BodyProblem &body,
       Operation *copy = builder.clone(*source, mapping);
       MemPlanDialect::RecomputedAttrHelper(context).setAttr(
           copy, UnitAttr::get(context));
+      Operation *origin = copies.lookup(source);
+      copies[copy] = origin ? origin : source;
       body.ops.push_back(copy);
       for (Value result : copy->getResults())
         body.values.push_back(result);
@@ -176,13 +191,30 @@ void applyDecisions(BodyProblem &body,
   }
 }
 
-void undo(Applied &applied) {
+void undo(Applied &applied, CopyOrigins &copies) {
   for (auto &[user, index, value] : llvm::reverse(applied.oldOperands))
     user->setOperand(index, value);
-  for (Operation *clone : llvm::reverse(applied.clones))
+  for (Operation *clone : llvm::reverse(applied.clones)) {
+    copies.erase(clone);
     clone->erase();
+  }
   applied = {};
 }
+
+/// Puts `ops` (every op of their block but the terminator) back in this
+/// order.
+void restoreOrder(ArrayRef<Operation *> ops) {
+  if (ops.empty())
+    return;
+  Operation *terminator = &ops.front()->getBlock()->back();
+  for (Operation *op : ops)
+    if (op != terminator)
+      op->moveBefore(terminator);
+}
+
+/// Rounds of recomputation and reordering at most (each must lower the
+/// bound).
+constexpr unsigned kMaxSteps = 8;
 
 IntegerAttr byteCount(MLIRContext *context, uint64_t value) {
   return IntegerAttr::get(
@@ -216,46 +248,90 @@ memplan::fitFunctionToBudget(FunctionOpInterface function,
       outcome.recomputableFlops = llvm::SaturatingAdd(
           outcome.recomputableFlops, recomputable.getFlopCount());
 
-  // The model is the measure's own liveness on the input; recomputation
-  // may change which in-place reuses happen, so the result is measured,
-  // and if it misses a budget the model met, a second round from the input
-  // aims lower by the miss.
+  // The model is the measure's own liveness on the current body;
+  // recomputation may change which in-place reuses happen, so each step is
+  // measured, and if it misses a budget the model met, a second round from
+  // the same body aims lower by the miss. With `schedule`, the ops are
+  // reordered after each step and the next step starts from there: a step
+  // that lowers one peak can leave the highest where the order was never
+  // the bottleneck (gradients kept to the end of a training step because
+  // the loss's peak hid them), and only reordering lowers that.
+  CopyOrigins copies;
   Applied applied;
+  SmallVector<Operation *> inputOrder;
+  for (Operation &op : block)
+    inputOrder.push_back(&op);
+  bool reordered = false;
+  auto undoAll = [&] {
+    undo(applied, copies);
+    if (reordered)
+      restoreOrder(inputOrder);
+    reordered = false;
+  };
   uint64_t bound = *input;
-  uint64_t target = settings.budget;
-  for (int round = 0; round < 2 && bound > settings.budget; ++round) {
-    if (round) {
-      undo(applied);
-      outcome.recomputedOps = outcome.recomputedFlops = 0;
+  ScheduleSettings reorder;
+  reorder.inPlace = settings.inPlace;
+  reorder.resultsInCallerBuffers = settings.resultsInCallerBuffers;
+  for (unsigned step = 0; step < kMaxSteps && bound > settings.budget; ++step) {
+    uint64_t start = bound;
+    Applied current;
+    uint64_t ops = 0, flops = 0;
+    uint64_t target = settings.budget;
+    for (int round = 0; round < 2; ++round) {
+      if (round)
+        undo(current, copies);
+      FailureOr<BodyProblem> body = buildProblem(
+          block, settings.inPlace, settings.resultsInCallerBuffers, copies);
+      if (failed(body)) {
+        undoAll();
+        return failure();
+      }
+      RematLimits limits;
+      limits.maxCopiesPerOp = settings.maxCopies;
+      RematResult chosen = rematerializeToBudget(body->problem, target, limits);
+      applyDecisions(*body, chosen.decisions, current, copies);
+      ops = chosen.recomputedOps;
+      flops = chosen.recomputedFlops;
+      FailureOr<uint64_t> measured = measureLowerBound(
+          region, settings.inPlace, settings.resultsInCallerBuffers);
+      if (failed(measured)) {
+        undo(current, copies);
+        undoAll();
+        return failure();
+      }
+      bound = *measured;
+      if (!chosen.fits || bound <= settings.budget || bound <= chosen.peakAfter)
+        break;
+      uint64_t miss = bound - chosen.peakAfter;
+      if (miss >= target)
+        break;
+      target -= miss;
     }
-    FailureOr<BodyProblem> body =
-        buildProblem(block, settings.inPlace, settings.resultsInCallerBuffers);
-    if (failed(body))
-      return failure();
-    RematLimits limits;
-    limits.maxCopiesPerOp = settings.maxCopies;
-    RematResult chosen = rematerializeToBudget(body->problem, target, limits);
-    applyDecisions(*body, chosen.decisions, applied);
-    outcome.recomputedOps = chosen.recomputedOps;
-    outcome.recomputedFlops = chosen.recomputedFlops;
-    FailureOr<uint64_t> measured = measureLowerBound(
-        region, settings.inPlace, settings.resultsInCallerBuffers);
-    if (failed(measured)) {
-      undo(applied);
+    if (bound < start) {
+      applied.append(std::move(current));
+      outcome.recomputedOps += ops;
+      outcome.recomputedFlops =
+          llvm::SaturatingAdd(outcome.recomputedFlops, flops);
+    } else {
+      undo(current, copies);
+      bound = start;
+    }
+    if (bound <= settings.budget || !settings.schedule)
+      break;
+    FailureOr<BlockSchedule> scheduled = scheduleBlock(block, reorder);
+    if (failed(scheduled)) {
+      undoAll();
       return failure();
     }
-    bound = *measured;
-    if (!chosen.fits || bound <= settings.budget || bound <= chosen.peakAfter)
-      break;
-    uint64_t miss = bound - chosen.peakAfter;
-    if (miss >= target)
-      break;
-    target -= miss;
+    reordered = reordered || !scheduled->name.empty();
+    bound = scheduled->after.lowerBound;
+    if (bound >= start)
+      break; // neither recomputing nor reordering lowers it any more
   }
   bool fits = bound <= settings.budget;
   if (!fits && (!settings.bestEffort || bound >= *input)) {
     uint64_t reached = std::min(bound, *input);
-    undo(applied);
+    undoAll();
     outcome.boundAfter = *input;
     outcome.recomputedOps = outcome.recomputedFlops = 0;
     if (settings.bestEffort) {
@@ -265,10 +341,12 @@ memplan::fitFunctionToBudget(FunctionOpInterface function,
           << " bytes, and no recomputation lowers it";
       return outcome;
     }
-    InFlightDiagnostic diag = mlir::emitError(function.getLoc());
+    // At the return, as the remarks (a generated function's signature can
+    // fill a line of megabytes).
+    InFlightDiagnostic diag = mlir::emitError(block.back().getLoc());
     diag << "@" << function.getName() << ": lower bound " << *input
          << " bytes does not fit the budget of " << settings.budget << " bytes";
-    diag.attachNote(block.back().getLoc())
+    diag.attachNote()
         << "recomputing what can be recomputed reaches " << reached
         << " bytes; the rest is live at once and cannot be recomputed "
            "(arguments, gradients, values whose ops are not "
@@ -277,6 +355,12 @@ memplan::fitFunctionToBudget(FunctionOpInterface function,
     return failure();
   }
   outcome.boundAfter = bound;
+  outcome.reordered = reordered;
+  if (reordered &&
+      !MemPlanDialect::UnscheduledLowerBoundAttrHelper(context).isAttrPresent(
+          function))
+    MemPlanDialect::UnscheduledLowerBoundAttrHelper(context).setAttr(
+        function, byteCount(context, *input));
   if (outcome.recomputedOps) {
     MemPlanDialect::UnrematerializedLowerBoundAttrHelper(context).setAttr(
         function, byteCount(context, *input));
@@ -291,18 +375,23 @@ memplan::fitFunctionToBudget(FunctionOpInterface function,
         << " operations): lower bound " << *input << " -> " << bound
         << " bytes, over the budget of " << settings.budget
         << " bytes; one run of every recomputable op: "
-        << outcome.recomputableFlops << " operations";
+        << outcome.recomputableFlops << " operations"
+        << (reordered ? "; ops reordered between rounds" : "");
     return outcome;
   }
   InFlightDiagnostic remark = emitRemark(block.back().getLoc());
   remark << "memplan: @" << function.getName() << ": ";
-  if (outcome.recomputedOps == 0)
+  if (outcome.recomputedOps == 0 && reordered)
+    remark << "ops reordered, nothing recomputed: lower bound " << *input
+           << " -> " << bound << " bytes, budget " << settings.budget
+           << " bytes";
+  else if (outcome.recomputedOps == 0)
     remark << "lower bound " << *input << " bytes fits the budget of "
            << settings.budget << " bytes, nothing recomputed";
   else
     remark << "recomputed " << outcome.recomputedOps << " ops ("
            << outcome.recomputedFlops << " operations): lower bound " << *input
            << " -> " << bound << " bytes, budget " << settings.budget
-           << " bytes";
+           << " bytes" << (reordered ? "; ops reordered between rounds" : "");
   return outcome;
 }

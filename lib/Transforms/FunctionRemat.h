@@ -29,6 +29,10 @@ struct RematSettings {
   bool bestEffort = false;
   /// Most copies of one op (RematLimits::maxCopiesPerOp).
   unsigned maxCopies = 1;
+  /// Reorder the ops (as --memplan-schedule, the recomputations kept late)
+  /// after each round of recomputation that leaves the bound over the
+  /// budget, and recompute again from the new order.
+  bool schedule = false;
 };
 
 struct RematOutcome {
@@ -38,6 +42,8 @@ struct RematOutcome {
   /// recomputing everything once (in a training step, about one forward
   /// pass).
   uint64_t recomputableFlops = 0;
+  /// Whether `schedule` moved ops.
+  bool reordered = false;
 };
 
 /// Clones ops of `function`'s body (one block) next to later uses of the

@@ -211,6 +211,50 @@ FailureOr<MemoryProfile> memplan::measureProfile(Region &body, bool inPlace,
   return profile;
 }
 
+FailureOr<BlockSchedule>
+memplan::scheduleBlock(Block &block, const ScheduleSettings &settings) {
+  Region &region = *block.getParent();
+  FailureOr<BodySchedule> body =
+      buildProblem(block, settings.resultsInCallerBuffers);
+  if (failed(body))
+    return failure();
+  FailureOr<MemoryProfile> input =
+      measureProfile(region, settings.inPlace, settings.resultsInCallerBuffers);
+  if (failed(input))
+    return failure();
+  BlockSchedule outcome;
+  outcome.before = outcome.after = *input;
+
+  // Every candidate is a topological order of the same ops, so the liveness
+  // that accepted the input accepts it; should it not, its diagnostic is
+  // reported, not hidden (silencing the context would also hide other
+  // functions' diagnostics when functions are scheduled in parallel).
+  std::vector<ScheduleCandidate> candidates =
+      scheduleCandidates(body->problem, settings.exactOps);
+  const ScheduleCandidate *best = nullptr;
+  for (const ScheduleCandidate &candidate : candidates) {
+    if (candidate.name == "input")
+      continue;
+    outcome.proven = outcome.proven || candidate.provenOptimal;
+    applyOrder(body->ops, candidate.order);
+    FailureOr<MemoryProfile> profile = measureProfile(
+        region, settings.inPlace, settings.resultsInCallerBuffers);
+    if (failed(profile)) {
+      applyOrder(body->ops, scheduleInOrder(body->problem));
+      return failure();
+    }
+    if (std::make_pair(profile->lowerBound, profile->byteSteps) <
+        std::make_pair(outcome.after.lowerBound, outcome.after.byteSteps)) {
+      outcome.after = *profile;
+      best = &candidate;
+    }
+  }
+  applyOrder(body->ops, best ? best->order : scheduleInOrder(body->problem));
+  if (best)
+    outcome.name = best->name;
+  return outcome;
+}
+
 FailureOr<bool> memplan::scheduleFunction(FunctionOpInterface function,
                                           const ScheduleSettings &settings) {
   Region &region = function.getFunctionBody();
@@ -224,66 +268,34 @@ FailureOr<bool> memplan::scheduleFunction(FunctionOpInterface function,
            << " is already planned (memplan.arena_size): run "
               "--memplan-schedule before --plan-offsets";
   Block &block = region.front();
-  FailureOr<BodySchedule> body =
-      buildProblem(block, settings.resultsInCallerBuffers);
-  if (failed(body))
+  FailureOr<BlockSchedule> scheduled = scheduleBlock(block, settings);
+  if (failed(scheduled))
     return failure();
-  FailureOr<MemoryProfile> input =
-      measureProfile(region, settings.inPlace, settings.resultsInCallerBuffers);
-  if (failed(input))
-    return failure();
-  std::optional<uint64_t> inputBound = input->lowerBound;
-
-  // Every candidate is a topological order of the same ops, so the liveness
-  // that accepted the input accepts it; should it not, its diagnostic is
-  // reported, not hidden (silencing the context would also hide other
-  // functions' diagnostics when functions are scheduled in parallel).
-  std::vector<ScheduleCandidate> candidates =
-      scheduleCandidates(body->problem, settings.exactOps);
-  const ScheduleCandidate *best = nullptr;
-  MemoryProfile bestProfile = *input;
-  bool proven = false;
-  for (const ScheduleCandidate &candidate : candidates) {
-    if (candidate.name == "input")
-      continue;
-    proven = proven || candidate.provenOptimal;
-    applyOrder(body->ops, candidate.order);
-    FailureOr<MemoryProfile> profile = measureProfile(
-        region, settings.inPlace, settings.resultsInCallerBuffers);
-    if (failed(profile)) {
-      applyOrder(body->ops, scheduleInOrder(body->problem));
-      return failure();
-    }
-    if (std::make_pair(profile->lowerBound, profile->byteSteps) <
-        std::make_pair(bestProfile.lowerBound, bestProfile.byteSteps)) {
-      bestProfile = *profile;
-      best = &candidate;
-    }
-  }
-  applyOrder(body->ops, best ? best->order : scheduleInOrder(body->problem));
+  const MemoryProfile &input = scheduled->before, &kept = scheduled->after;
+  bool changed = !scheduled->name.empty();
   // For the memory report: the bound of the order as written.
   MemPlanDialect::UnscheduledLowerBoundAttrHelper(function.getContext())
       .setAttr(function,
                IntegerAttr::get(IntegerType::get(function.getContext(), 64),
-                                static_cast<int64_t>(*inputBound)));
+                                static_cast<int64_t>(input.lowerBound)));
 
   // At the return, as --plan-offsets's remark (a generated function's
   // signature can fill a line of megabytes).
   InFlightDiagnostic remark = mlir::emitRemark(block.back().getLoc());
   remark << "memplan: @" << function.getName() << ": ";
-  if (best && bestProfile.lowerBound < *inputBound)
-    remark << "ops reordered (" << best->name << "): lower bound "
-           << *inputBound << " -> " << bestProfile.lowerBound << " bytes";
-  else if (best)
-    remark << "ops reordered (" << best->name << "): lower bound "
-           << *inputBound << " bytes kept, fewer bytes live over the steps ("
-           << input->byteSteps << " -> " << bestProfile.byteSteps
-           << " byte-steps)";
+  if (changed && kept.lowerBound < input.lowerBound)
+    remark << "ops reordered (" << scheduled->name << "): lower bound "
+           << input.lowerBound << " -> " << kept.lowerBound << " bytes";
+  else if (changed)
+    remark << "ops reordered (" << scheduled->name << "): lower bound "
+           << input.lowerBound
+           << " bytes kept, fewer bytes live over the steps ("
+           << input.byteSteps << " -> " << kept.byteSteps << " byte-steps)";
   else
-    remark << "input order kept: lower bound " << *inputBound
+    remark << "input order kept: lower bound " << input.lowerBound
            << " bytes, no candidate lower";
-  if (proven)
+  if (scheduled->proven)
     remark << "; the exact order of the scheduling model was among the "
               "candidates";
-  return best != nullptr;
+  return changed;
 }

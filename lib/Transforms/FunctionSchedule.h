@@ -20,6 +20,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include <optional>
+#include <string>
 
 namespace memplan {
 
@@ -49,6 +50,23 @@ struct MemoryProfile {
   uint64_t lowerBound = 0;
   uint64_t byteSteps = 0;
 };
+
+/// What scheduleBlock did.
+struct BlockSchedule {
+  MemoryProfile before, after;
+  /// The candidate kept (empty: the input order).
+  std::string name;
+  /// The exact order of the scheduling model was among the candidates.
+  bool proven = false;
+};
+
+/// scheduleFunction's reordering of a function's single block, silently
+/// (no remark, no attributes): --memplan-fit-budget reorders between rounds
+/// of recomputation with it.
+mlir::FailureOr<BlockSchedule> scheduleBlock(mlir::Block &block,
+                                             const ScheduleSettings &settings);
+
+/// The profile of `body` in its current order.
 mlir::FailureOr<MemoryProfile> measureProfile(mlir::Region &body, bool inPlace,
                                               bool resultsInCallerBuffers);
 

@@ -71,6 +71,7 @@ struct PlanOffsetsPass
               if (fitBudget) {
                 RematSettings settings;
                 settings.budget = fitBudget;
+                settings.schedule = schedule;
                 settings.inPlace = inPlace;
                 settings.resultsInCallerBuffers = resultsInCallerBuffers;
                 if (failed(fitFunctionToBudget(function, settings)))

@@ -44,8 +44,10 @@ struct Replay {
 Replay replayDecisions(const RematProblem &problem,
                        const std::vector<RematDecision> &decisions) {
   Replay replay{problem.ops, {}, problem.values, problem.storages, {}};
+  // A copy from an earlier round computes what the op it copies does.
   for (uint32_t op = 0; op < problem.ops.size(); ++op) {
-    replay.root.push_back(op);
+    uint32_t of = problem.ops[op].copyOf;
+    replay.root.push_back(of == Op::kNotACopy ? op : of);
     replay.order.push_back(op);
   }
   for (const RematDecision &decision : decisions) {
@@ -83,8 +85,9 @@ Replay replayDecisions(const RematProblem &problem,
     for (const auto &[value, storage] : decision.movedValues) {
       const Value &moved = replay.values[value];
       EXPECT_GE(moved.viewOfOperand, 0);
-      EXPECT_EQ(storage, replay.values[replay.ops[moved.definingOp]
-                                           .operands[moved.viewOfOperand]]
+      EXPECT_EQ(storage, replay
+                             .values[replay.ops[moved.definingOp]
+                                         .operands[moved.viewOfOperand]]
                              .storage);
       replay.values[value].storage = storage;
     }
@@ -208,6 +211,22 @@ void expectSound(const RematProblem &problem, const RematResult &result,
             result.peakAfter);
 }
 
+/// At `budget`, one copy per op does not fit and two do, recomputing
+/// `flops` operations; both sound. Returns the run with one copy.
+RematResult expectFitsWithTwoCopiesOnly(const RematProblem &problem,
+                                        uint64_t budget, uint64_t flops) {
+  RematResult once = rematerializeToBudget(problem, budget);
+  EXPECT_FALSE(once.fits);
+  expectSound(problem, once, budget);
+  RematLimits twice;
+  twice.maxCopiesPerOp = 2;
+  RematResult both = rematerializeToBudget(problem, budget, twice);
+  EXPECT_TRUE(both.fits);
+  EXPECT_EQ(both.recomputedFlops, flops);
+  expectSound(problem, both, budget);
+  return once;
+}
+
 /// h1 = f1(x) costs 100, h2 = f2(h1) costs 1; both are kept for the
 /// backward ops past a 20-byte temporary. To fit 31 bytes one of them must
 /// go: h2, recomputed from h1 (which the backward keeps anyway) for 1.
@@ -235,20 +254,46 @@ TEST(Rematerialization, RecomputesTheCheapestKeptValue) {
   // s, h2 and d2 it would make 22), so it is computed twice more: once for
   // f2's copy, once for the second backward op. By default an op is copied
   // at most once, so that does not fit; with two copies allowed it does.
-  RematResult once = rematerializeToBudget(b.problem, 21);
-  EXPECT_FALSE(once.fits);
+  RematResult once = expectFitsWithTwoCopiesOnly(b.problem, 21, 201);
   EXPECT_LE(once.recomputedFlops, 100u + 1u); // each op at most once
-  expectSound(b.problem, once, 21);
-  RematLimits twice;
-  twice.maxCopiesPerOp = 2;
-  RematResult both = rematerializeToBudget(b.problem, 21, twice);
-  EXPECT_TRUE(both.fits);
-  EXPECT_EQ(both.recomputedFlops, 201u);
-  expectSound(b.problem, both, 21);
   // Nothing fits 20 bytes (the temporary alone): as low as it gets.
   RematResult none = rematerializeToBudget(b.problem, 20);
   EXPECT_FALSE(none.fits);
   expectSound(b.problem, none, 20);
+}
+
+/// A second round (the pass reorders between rounds) starts from the
+/// first round's output, where some ops are copies (`copyOf`): they count
+/// against the limit of copies per op. f has a copy already (read early);
+/// dropping h across the peak needs another, which one copy per op
+/// forbids and two allow; unmarked, the copy would be an op like any
+/// other and f could run a third time under the limit of one.
+TEST(Rematerialization, CopiesFromEarlierRoundsCount) {
+  Builder b;
+  uint32_t x = b.argument(10);
+  uint32_t h = b.op({x}, 10, 5, true);    // op 0: f
+  uint32_t copy = b.op({x}, 10, 5, true); // op 1: f again
+  b.problem.ops[1].copyOf = 0;
+  uint32_t early = b.op({copy}, 1, 1, false);  // op 2 reads the copy
+  uint32_t t = b.op({early}, 20, 1, false);    // op 3: the peak
+  uint32_t s = b.op({t}, 1, 1, false);         // op 4
+  b.op({s, h}, 1, 1, false);                   // op 5 reads h
+  EXPECT_EQ(computeRematPeak(b.problem), 31u); // h, early, t
+  RematResult once = expectFitsWithTwoCopiesOnly(b.problem, 21, 5);
+  EXPECT_TRUE(once.decisions.empty());
+  RematLimits twice;
+  twice.maxCopiesPerOp = 2;
+  RematResult allowed = rematerializeToBudget(b.problem, 21, twice);
+  RematProblem unmarked = b.problem;
+  unmarked.ops[1].copyOf = Op::kNotACopy;
+  EXPECT_TRUE(rematerializeToBudget(unmarked, 21).fits);
+  // applyRematDecisions marks what it adds: replayed, the clone of f is a
+  // copy of op 0 (renumbered with the program order).
+  RematProblem replayed = applyRematDecisions(b.problem, allowed.decisions);
+  unsigned copiesOfF = 0;
+  for (const Op &op : replayed.ops)
+    copiesOfF += op.copyOf == 0;
+  EXPECT_EQ(copiesOfF, 2u);
 }
 
 /// A chain through a view: the value kept is a view of a buffer; the
@@ -377,6 +422,22 @@ TEST(Rematerialization, RandomTrainingStepsReplayExactly) {
       expectSound(problem, result, budget);
       if (HasFatalFailure())
         return;
+      // A second round from the first one's output (as the pass runs
+      // after reordering), aiming lower: sound as well, and across both
+      // rounds no op is copied more than the limit.
+      RematProblem next = applyRematDecisions(problem, result.decisions);
+      RematResult again =
+          rematerializeToBudget(next, result.peakAfter * 8 / 10, limits);
+      expectSound(next, again, result.peakAfter * 8 / 10);
+      if (HasFatalFailure())
+        return;
+      RematProblem last = applyRematDecisions(next, again.decisions);
+      std::vector<unsigned> copies(last.ops.size(), 0);
+      for (const Op &op : last.ops)
+        if (op.copyOf != Op::kNotACopy)
+          ++copies[op.copyOf];
+      for (uint32_t op = 0; op < last.ops.size(); ++op)
+        EXPECT_LE(copies[op], limits.maxCopiesPerOp) << "op " << op;
       ++runs;
       recomputed += !result.decisions.empty();
       fitted += result.fits;

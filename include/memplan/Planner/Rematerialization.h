@@ -24,12 +24,14 @@
 // heuristic: at the first step of the current peak, every storage live
 // there and not used there is a candidate, alone and grouped with the
 // others its next user reads (or, in other runs, with all whose next use
-// is near: stretches); a candidate recomputes the chain of ops back to
-// values still live at that user (at most `maxChainOps` clones per value),
-// and its
-// effect on every step is evaluated exactly under the model (a segment tree
-// over the steps); the candidate that removes the most bytes at the peak
-// per operation is applied, and the steps are recounted.
+// is near: stretches; or with the rest of its segment of the program, cut
+// where a single storage crosses, as full activation checkpointing keeps
+// a layer's input and recomputes the layer); a candidate recomputes the
+// chain of ops back to values still live at that user (at most
+// `maxChainOps` clones per value), and its effect on every step is
+// evaluated exactly under the model (a segment tree over the steps); the
+// candidate that removes the most bytes at the peak per operation is
+// applied, and the steps are recounted.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +59,12 @@ struct RematProblem {
     /// Storages the op writes in place (an optimizer step, a cache update):
     /// no clone that reads one of them moves across the op.
     std::vector<uint32_t> writes;
+    /// For a copy made earlier (by a previous round): the op it copies, an
+    /// op of the problem that is not a copy. Copies count against
+    /// `RematLimits::maxCopiesPerOp`, and a value that may not be copied
+    /// again is read from its latest copy before the user.
+    static constexpr uint32_t kNotACopy = UINT32_MAX;
+    uint32_t copyOf = kNotACopy;
   };
   struct Value {
     uint32_t storage = 0;
@@ -129,6 +137,15 @@ struct RematLimits {
   /// layer before its backward; no layers need be marked). The best run is
   /// kept.
   std::vector<int64_t> stretches = {8, 16, 24, 32, 48, 64, 96, 128};
+  /// And greedy runs whose candidates are segments: the program before the
+  /// first peak is cut where a single storage made earlier is read again
+  /// before the peak (as the residual stream between a transformer's
+  /// layers and sublayers); G consecutive stretches between cuts make a
+  /// segment (one run per G here and per phase), and a candidate recomputes
+  /// a segment's kept values together from the storages crossing its ends,
+  /// before the first use of any, as full activation checkpointing
+  /// recomputes a layer from its input; then single values.
+  std::vector<unsigned> segmentGroups = {1, 2, 3, 4};
 };
 
 struct RematResult {
@@ -144,14 +161,16 @@ struct RematResult {
 uint64_t computeRematPeak(const RematProblem &problem);
 
 /// Chooses recomputations until the model's peak is at most `budget` or no
-/// candidate lowers it: the best of the greedy runs (see `stretches`): one
+/// candidate lowers it: the best of the greedy runs (see `stretches` and
+/// `segmentGroups`): one
 /// that fits with the fewest operations, else the lowest peak.
 /// Deterministic.
 RematResult rematerializeToBudget(const RematProblem &problem, uint64_t budget,
                                   const RematLimits &limits = {});
 
-/// `problem` with `decisions` applied: clones inserted, uses rewired (the
-/// pass does the same to IR; tests replay with it).
+/// `problem` with `decisions` applied: clones inserted (each with `copyOf`
+/// set, so that a later round counts it), uses rewired (the pass does the
+/// same to IR; tests replay with it).
 RematProblem applyRematDecisions(const RematProblem &problem,
                                  const std::vector<RematDecision> &decisions,
                                  std::vector<uint32_t> *order = nullptr);

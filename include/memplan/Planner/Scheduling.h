@@ -94,6 +94,17 @@ std::optional<Schedule> scheduleExact(const ScheduleProblem &problem,
 Schedule improveByWindows(const ScheduleProblem &problem, Schedule order,
                           unsigned windowOps = 10, unsigned maxWindows = 128);
 
+/// `order` with the steps after its peak reordered as a problem of their
+/// own (what is live there fixed) by the list, depth-first and
+/// breadth-first schedulers, the best by its peak and then by bytes x steps
+/// kept (never worse than as it was); then again after the peak of that
+/// rest, `levels` times. The peak does not move; what follows it falls:
+/// memory the peak hid (gradients kept to the end of a training step while
+/// the loss's peak dominates), which matters once recomputation lowers the
+/// peak.
+Schedule reorderAfterPeaks(const ScheduleProblem &problem, Schedule order,
+                           unsigned levels = 3);
+
 struct ScheduleCandidate {
   std::string name; ///< "input", "least-peak", ..., "windows(...)", "exact"
   Schedule order;
@@ -102,8 +113,9 @@ struct ScheduleCandidate {
 };
 
 /// Every heuristic's schedule, the best of them improved by exact windows
-/// (of min(exactMaxOps, 10) ops), and the exact one where it runs; input
-/// first, each with its model peak; deterministic.
+/// (of min(exactMaxOps, 10) ops), the best so far reordered after its
+/// peaks, and the exact one where it runs; input first, each with its
+/// model peak; deterministic.
 std::vector<ScheduleCandidate>
 scheduleCandidates(const ScheduleProblem &problem, unsigned exactMaxOps = 20);
 

@@ -101,7 +101,8 @@ def PlanOffsets : Pass<"plan-offsets"> {
     Option<"fitBudget", "fit-budget", "uint64_t", "0",
            "Then, if non-zero, recompute kept values until each function's "
            "lower bound fits in this many bytes, as --memplan-fit-budget "
-           "does">,
+           "does (with schedule, as its schedule option: reordering between "
+           "rounds)">,
     Option<"reportFile", "report", "std::string", "\"\"",
            "Write the plan as JSON to this file">,
     Option<"svgFile", "svg", "std::string", "\"\"",
@@ -169,7 +170,10 @@ def FitBudget : Pass<"memplan-fit-budget", "::mlir::ModuleOp"> {
     recomputations are chosen greedily, the most bytes removed at the peak
     per operation (`getFlopCount`) first (`Rematerialization.h`), until the
     bound fits; the result is measured with the liveness `--plan-offsets`
-    uses (its `in-place` and `results-in-caller-buffers` options).
+    uses (its `in-place` and `results-in-caller-buffers` options). With
+    `schedule`, a round that leaves the bound over the budget is followed
+    by a reordering of the ops (as `--memplan-schedule`, the clones kept
+    late) and another round, while the bound falls.
 
     Each clone carries `memplan.recomputed`; the function records the bound
     before (`memplan.unrematerialized_lower_bound`) and the operations
@@ -189,6 +193,10 @@ def FitBudget : Pass<"memplan-fit-budget", "::mlir::ModuleOp"> {
            "Most copies of one op (1: every op runs at most twice, so what "
            "is recomputed is at most one run of every recomputable op; more "
            "can reach lower bounds at a higher cost)">,
+    Option<"schedule", "schedule", "bool", "false",
+           "When a round of recomputation leaves the bound over the budget, "
+           "reorder the ops as --memplan-schedule does (recomputations kept "
+           "late) and recompute again from the new order">,
     Option<"inPlace", "in-place", "bool", "true",
            "Measure lower bounds as --plan-offsets with in-place=true plans">,
     Option<"resultsInCallerBuffers", "results-in-caller-buffers", "bool",

@@ -16,7 +16,9 @@
 # planning: every value that can be recomputed after the peak is, so the
 # program with its recomputations is compared with the plain one;
 # break-remat then turns every recomputed GELU into a ReLU (a copy that is
-# not the op it copies): the outputs must differ.
+# not the op it copies): the outputs must differ. remat-schedule is remat
+# with the fit-budget option schedule=true: ops reordered between rounds of
+# recomputation.
 #
 # memplan-opt and memplan-translate are taken from PATH (lit puts the build's
 # there).
@@ -40,10 +42,13 @@ for ((seed = first; seed < first + count; ++seed)); do
   schedule=()
   [[ $mode == schedule ]] && schedule=(--memplan-schedule)
   input=$base.mlir
-  if [[ $mode == remat || $mode == break-remat ]]; then
+  if [[ $mode == remat || $mode == break-remat || $mode == remat-schedule ]]; then
     input=$base.remat.mlir
+    reorder=false
+    [[ $mode == remat-schedule ]] && reorder=true
     memplan-opt "$base.mlir" \
-      --memplan-fit-budget="budget=1 best-effort=true" -o "$input" 2>/dev/null
+      --memplan-fit-budget="budget=1 best-effort=true schedule=$reorder" \
+      -o "$input" 2>/dev/null
     # A recomputation that is not the op it copies: every recomputed GELU
     # becomes a ReLU.
     [[ $mode == break-remat ]] &&
