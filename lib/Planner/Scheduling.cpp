@@ -476,16 +476,6 @@ Schedule memplan::improveByWindows(const ScheduleProblem &problem,
   return order;
 }
 
-/// The bytes x steps of `order` under the model: how long memory stays
-/// taken, summed over the buffers.
-static uint64_t byteSteps(const ScheduleProblem &problem,
-                          const Schedule &order) {
-  uint64_t total = 0;
-  for (uint64_t memory : stepMemory(problem, order))
-    total = add(total, memory);
-  return total;
-}
-
 Schedule memplan::reorderAfterPeaks(const ScheduleProblem &problem,
                                     Schedule order, unsigned levels) {
   size_t n = order.size();
@@ -499,9 +489,15 @@ Schedule memplan::reorderAfterPeaks(const ScheduleProblem &problem,
       break;
     ScheduleProblem rest = windowProblem(problem, order, first, count);
     Schedule kept = windowInOrder(count);
+    // The peak, then the bytes x steps (how long memory stays taken), in
+    // one walk over the steps.
     auto key = [&](const Schedule &candidate) {
-      return std::make_pair(computeSchedulePeak(rest, candidate),
-                            byteSteps(rest, candidate));
+      uint64_t peak = 0, total = 0;
+      for (uint64_t bytes : stepMemory(rest, candidate)) {
+        peak = std::max(peak, bytes);
+        total = add(total, bytes);
+      }
+      return std::make_pair(peak, total);
     };
     auto keptKey = key(kept);
     for (Schedule candidate :
@@ -536,11 +532,16 @@ memplan::scheduleCandidates(const ScheduleProblem &problem,
   consider("most-freed", scheduleMostFreedFirst(problem), false);
   consider("depth-first", scheduleDepthFirst(problem), false);
   consider("breadth-first", scheduleBreadthFirst(problem), false);
+  // The first candidate of least model peak.
+  auto lowestPeak = [&]() -> const ScheduleCandidate * {
+    const ScheduleCandidate *best = nullptr;
+    for (const ScheduleCandidate &candidate : candidates)
+      if (!best || candidate.peak < best->peak)
+        best = &candidate;
+    return best;
+  };
   // Exact windows around the peak of the best heuristic order.
-  const ScheduleCandidate *best = nullptr;
-  for (const ScheduleCandidate &candidate : candidates)
-    if (!best || candidate.peak < best->peak)
-      best = &candidate;
+  const ScheduleCandidate *best = lowestPeak();
   if (best && exactMaxOps >= 2) {
     Schedule windows =
         improveByWindows(problem, best->order, std::min(exactMaxOps, 10u));
@@ -549,10 +550,7 @@ memplan::scheduleCandidates(const ScheduleProblem &problem,
   // The input and the best so far, each stretch after its peak reordered
   // on its own (the model's peak ignores in-place reuse, so the input may
   // be best as measured even when it is not here).
-  best = nullptr;
-  for (const ScheduleCandidate &candidate : candidates)
-    if (!best || candidate.peak < best->peak)
-      best = &candidate;
+  best = lowestPeak();
   std::vector<const ScheduleCandidate *> refine = {&candidates.front()};
   if (best && best != refine.front())
     refine.push_back(best);

@@ -355,7 +355,6 @@ memplan::fitFunctionToBudget(FunctionOpInterface function,
     return failure();
   }
   outcome.boundAfter = bound;
-  outcome.reordered = reordered;
   if (reordered &&
       !MemPlanDialect::UnscheduledLowerBoundAttrHelper(context).isAttrPresent(
           function))

@@ -42,8 +42,6 @@ struct RematOutcome {
   /// recomputing everything once (in a training step, about one forward
   /// pass).
   uint64_t recomputableFlops = 0;
-  /// Whether `schedule` moved ops.
-  bool reordered = false;
 };
 
 /// Clones ops of `function`'s body (one block) next to later uses of the
