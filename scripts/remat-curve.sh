@@ -37,13 +37,17 @@ fit() {
     --memplan-fit-budget="budget=$1 best-effort=true max-copies=$2" \
     -o /dev/null 2>&1 | grep -o 'memplan: @.*' || true)
   local bound ops flops once fits
-  if [[ $out == *"recomputed "* ]]; then
+  ops=0 flops=0 bound=$scheduled once=
+  if [[ $out == *"recomputed "*" ops ("* ]]; then
     ops=$(sed 's/.*recomputed \([0-9]*\) ops.*/\1/' <<< "$out")
     flops=$(sed 's/.*ops (\([0-9]*\) operations).*/\1/' <<< "$out")
+  fi
+  # Reordering alone ("ops reordered, nothing recomputed") lowers it too.
+  if [[ $out == *" -> "*" bytes"* ]]; then
     bound=$(sed 's/.*-> \([0-9]*\) bytes.*/\1/' <<< "$out")
+  fi
+  if [[ $out == *"one run of every recomputable op: "* ]]; then
     once=$(sed 's/.*one run of every recomputable op: \([0-9]*\).*/\1/' <<< "$out")
-  else
-    ops=0 flops=0 bound=$scheduled once=
   fi
   fits=$([[ $bound -le $1 ]] && echo yes || echo no)
   echo "$bound $fits $ops $flops $once"

@@ -62,6 +62,7 @@ struct FitBudgetPass : public memplan::impl::FitBudgetBase<FitBudgetPass> {
     for (const RematOutcome &outcome : outcomes) {
       numRecomputedOps += outcome.recomputedOps;
       numRecomputedFlops += outcome.recomputedFlops;
+      numRerunsKept += outcome.rerunKept;
     }
   }
 };

@@ -216,6 +216,121 @@ void restoreOrder(ArrayRef<Operation *> ops) {
 /// bound).
 constexpr unsigned kMaxSteps = 8;
 
+/// One run of rounds from a body, and what it did to it.
+struct Attempt {
+  /// The ops as the attempt found them, to put back.
+  SmallVector<Operation *> startOrder;
+  CopyOrigins copies;
+  Applied applied;
+  bool reordered = false;
+  uint64_t bound = 0, ops = 0, flops = 0;
+
+  bool fits(uint64_t budget) const { return bound <= budget; }
+  /// Takes the body back to where the attempt started.
+  void undoAll() {
+    undo(applied, copies);
+    if (reordered)
+      restoreOrder(startOrder);
+    reordered = false;
+    ops = flops = 0;
+  }
+};
+
+/// Recomputes (and with `schedule`, reorders) until the bound of `block`
+/// fits the budget or stops falling; `attempt.bound` starts as the bound
+/// of the body as it is. Fails, with the body as it was, only if the
+/// liveness cannot be measured.
+///
+/// The model is the measure's own liveness on the current body;
+/// recomputation may change which in-place reuses happen, so each step is
+/// measured, and if it misses a budget the model met, a second round from
+/// the same body aims lower by the miss. With `schedule`, the ops are
+/// reordered after each step and the next step starts from there: a step
+/// that lowers one peak can leave the highest where the order was never
+/// the bottleneck (gradients kept to the end of a training step because
+/// the loss's peak hid them), and only reordering lowers that.
+LogicalResult runRounds(Block &block, const RematSettings &settings,
+                        Attempt &attempt) {
+  Region &region = *block.getParent();
+  for (Operation &op : block)
+    attempt.startOrder.push_back(&op);
+  uint64_t &bound = attempt.bound;
+  ScheduleSettings reorder;
+  reorder.inPlace = settings.inPlace;
+  reorder.resultsInCallerBuffers = settings.resultsInCallerBuffers;
+  for (unsigned step = 0; step < kMaxSteps && bound > settings.budget; ++step) {
+    uint64_t start = bound;
+    Applied current;
+    uint64_t ops = 0, flops = 0;
+    uint64_t target = settings.budget;
+    for (int round = 0; round < 2; ++round) {
+      if (round)
+        undo(current, attempt.copies);
+      FailureOr<BodyProblem> body =
+          buildProblem(block, settings.inPlace, settings.resultsInCallerBuffers,
+                       attempt.copies);
+      if (failed(body)) {
+        undo(current, attempt.copies);
+        attempt.undoAll();
+        return failure();
+      }
+      RematLimits limits;
+      limits.maxCopiesPerOp = settings.maxCopies;
+      RematResult chosen = rematerializeToBudget(body->problem, target, limits);
+      applyDecisions(*body, chosen.decisions, current, attempt.copies);
+      ops = chosen.recomputedOps;
+      flops = chosen.recomputedFlops;
+      FailureOr<uint64_t> measured = measureLowerBound(
+          region, settings.inPlace, settings.resultsInCallerBuffers);
+      if (failed(measured)) {
+        undo(current, attempt.copies);
+        attempt.undoAll();
+        return failure();
+      }
+      bound = *measured;
+      if (!chosen.fits || bound <= settings.budget || bound <= chosen.peakAfter)
+        break;
+      uint64_t miss = bound - chosen.peakAfter;
+      if (miss >= target)
+        break;
+      target -= miss;
+    }
+    if (bound < start) {
+      attempt.applied.append(std::move(current));
+      attempt.ops += ops;
+      attempt.flops = llvm::SaturatingAdd(attempt.flops, flops);
+    } else {
+      undo(current, attempt.copies);
+      bound = start;
+    }
+    if (bound <= settings.budget || !settings.schedule)
+      break;
+    FailureOr<BlockSchedule> scheduled = scheduleBlock(block, reorder);
+    if (failed(scheduled)) {
+      attempt.undoAll();
+      return failure();
+    }
+    attempt.reordered = attempt.reordered || !scheduled->name.empty();
+    bound = scheduled->after.lowerBound;
+    if (bound >= start)
+      break; // neither recomputing nor reordering lowers it any more
+  }
+  return success();
+}
+
+/// Whether `candidate` ends better than `kept`: it fits where `kept` does
+/// not, or recomputes fewer operations for a fitting bound, or reaches a
+/// lower bound where neither fits.
+bool isBetter(const Attempt &candidate, const Attempt &kept, uint64_t budget) {
+  if (candidate.fits(budget) != kept.fits(budget))
+    return candidate.fits(budget);
+  if (candidate.fits(budget))
+    return candidate.flops < kept.flops ||
+           (candidate.flops == kept.flops && candidate.bound < kept.bound);
+  return candidate.bound < kept.bound ||
+         (candidate.bound == kept.bound && candidate.flops < kept.flops);
+}
+
 IntegerAttr byteCount(MLIRContext *context, uint64_t value) {
   return IntegerAttr::get(
       IntegerType::get(context, 64),
@@ -248,94 +363,71 @@ memplan::fitFunctionToBudget(FunctionOpInterface function,
       outcome.recomputableFlops = llvm::SaturatingAdd(
           outcome.recomputableFlops, recomputable.getFlopCount());
 
-  // The model is the measure's own liveness on the current body;
-  // recomputation may change which in-place reuses happen, so each step is
-  // measured, and if it misses a budget the model met, a second round from
-  // the same body aims lower by the miss. With `schedule`, the ops are
-  // reordered after each step and the next step starts from there: a step
-  // that lowers one peak can leave the highest where the order was never
-  // the bottleneck (gradients kept to the end of a training step because
-  // the loss's peak hid them), and only reordering lowers that.
-  CopyOrigins copies;
-  Applied applied;
-  SmallVector<Operation *> inputOrder;
-  for (Operation &op : block)
-    inputOrder.push_back(&op);
-  bool reordered = false;
-  auto undoAll = [&] {
-    undo(applied, copies);
-    if (reordered)
-      restoreOrder(inputOrder);
-    reordered = false;
-  };
-  uint64_t bound = *input;
-  ScheduleSettings reorder;
-  reorder.inPlace = settings.inPlace;
-  reorder.resultsInCallerBuffers = settings.resultsInCallerBuffers;
-  for (unsigned step = 0; step < kMaxSteps && bound > settings.budget; ++step) {
-    uint64_t start = bound;
-    Applied current;
-    uint64_t ops = 0, flops = 0;
-    uint64_t target = settings.budget;
-    for (int round = 0; round < 2; ++round) {
-      if (round)
-        undo(current, copies);
-      FailureOr<BodyProblem> body = buildProblem(
-          block, settings.inPlace, settings.resultsInCallerBuffers, copies);
-      if (failed(body)) {
-        undoAll();
-        return failure();
-      }
-      RematLimits limits;
-      limits.maxCopiesPerOp = settings.maxCopies;
-      RematResult chosen = rematerializeToBudget(body->problem, target, limits);
-      applyDecisions(*body, chosen.decisions, current, copies);
-      ops = chosen.recomputedOps;
-      flops = chosen.recomputedFlops;
-      FailureOr<uint64_t> measured = measureLowerBound(
-          region, settings.inPlace, settings.resultsInCallerBuffers);
-      if (failed(measured)) {
-        undo(current, copies);
-        undoAll();
-        return failure();
-      }
-      bound = *measured;
-      if (!chosen.fits || bound <= settings.budget || bound <= chosen.peakAfter)
-        break;
-      uint64_t miss = bound - chosen.peakAfter;
-      if (miss >= target)
-        break;
-      target -= miss;
+  Attempt first;
+  first.bound = *input;
+  if (failed(runRounds(block, settings, first)))
+    return failure();
+  SmallVector<Operation *> inputOrder = first.startOrder;
+
+  // With `schedule`, the rounds end in an order the first step never saw
+  // (updates applied once their gradients are final, say); recomputation
+  // chosen from there, with nothing recomputed yet, can need fewer
+  // operations than the steps that led to it (which chose while the order
+  // still hid the peak the reordering lowered). So the rounds run again on
+  // a copy of the input in that order, and the better of the two is kept.
+  // The copy is a region of the function's own (not in its list of
+  // regions), so that it sees the same data layout and symbols.
+  Attempt second;
+  Attempt *kept = &first;
+  if (settings.schedule && first.reordered &&
+      (!first.fits(settings.budget) || first.flops > 0)) {
+    Region firstBody(function);
+    Region restart(function);
+    IRMapping mapping;
+    region.cloneInto(&restart, mapping);
+    for (auto &[user, index, value] : llvm::reverse(first.applied.oldOperands))
+      mapping.lookup(user)->setOperand(index, mapping.lookup(value));
+    for (Operation *clone : llvm::reverse(first.applied.clones))
+      mapping.lookup(clone)->erase();
+    firstBody.takeBody(region);
+    region.takeBody(restart);
+    FailureOr<uint64_t> start = measureLowerBound(
+        region, settings.inPlace, settings.resultsInCallerBuffers);
+    if (succeeded(start)) {
+      second.bound = *start;
+      if (failed(runRounds(region.front(), settings, second)))
+        start = failure();
     }
-    if (bound < start) {
-      applied.append(std::move(current));
-      outcome.recomputedOps += ops;
-      outcome.recomputedFlops =
-          llvm::SaturatingAdd(outcome.recomputedFlops, flops);
+    if (succeeded(start) && isBetter(second, first, settings.budget)) {
+      kept = &second;
+      second.reordered = true; // it started from a reordered body
+      for (Operation *&op : inputOrder)
+        op = mapping.lookup(op);
     } else {
-      undo(current, copies);
-      bound = start;
+      region.takeBody(firstBody);
     }
-    if (bound <= settings.budget || !settings.schedule)
-      break;
-    FailureOr<BlockSchedule> scheduled = scheduleBlock(block, reorder);
-    if (failed(scheduled)) {
-      undoAll();
+    if (failed(start)) {
+      first.undoAll();
       return failure();
     }
-    reordered = reordered || !scheduled->name.empty();
-    bound = scheduled->after.lowerBound;
-    if (bound >= start)
-      break; // neither recomputing nor reordering lowers it any more
   }
+
+  Attempt &result = *kept;
+  uint64_t bound = result.bound;
+  bool reordered = result.reordered;
+  outcome.recomputedOps = result.ops;
+  outcome.recomputedFlops = result.flops;
+  outcome.rerunKept = kept == &second;
   bool fits = bound <= settings.budget;
   if (!fits && (!settings.bestEffort || bound >= *input)) {
     uint64_t reached = std::min(bound, *input);
-    undoAll();
+    result.undoAll();
+    restoreOrder(inputOrder);
     outcome.boundAfter = *input;
     outcome.recomputedOps = outcome.recomputedFlops = 0;
+    outcome.rerunKept = false;
     if (settings.bestEffort) {
-      mlir::emitWarning(block.back().getLoc())
+      mlir::emitWarning(region.front().back().getLoc())
           << "memplan: @" << function.getName() << ": lower bound " << *input
           << " bytes does not fit the budget of " << settings.budget
           << " bytes, and no recomputation lowers it";
@@ -343,11 +435,13 @@ memplan::fitFunctionToBudget(FunctionOpInterface function,
     }
     // At the return, as the remarks (a generated function's signature can
     // fill a line of megabytes).
-    InFlightDiagnostic diag = mlir::emitError(block.back().getLoc());
+    InFlightDiagnostic diag = mlir::emitError(region.front().back().getLoc());
     diag << "@" << function.getName() << ": lower bound " << *input
          << " bytes does not fit the budget of " << settings.budget << " bytes";
     diag.attachNote()
-        << "recomputing what can be recomputed reaches " << reached
+        << "recomputing what can be recomputed"
+        << (reordered ? " and reordering the ops" : "") << " reaches "
+        << reached
         << " bytes; the rest is live at once and cannot be recomputed "
            "(arguments, gradients, values whose ops are not "
            "RecomputableOpInterface or read memory written in place before "
@@ -368,17 +462,23 @@ memplan::fitFunctionToBudget(FunctionOpInterface function,
   }
 
   if (!fits) {
-    mlir::emitWarning(block.back().getLoc())
-        << "memplan: @" << function.getName() << ": recomputed "
-        << outcome.recomputedOps << " ops (" << outcome.recomputedFlops
-        << " operations): lower bound " << *input << " -> " << bound
-        << " bytes, over the budget of " << settings.budget
-        << " bytes; one run of every recomputable op: "
-        << outcome.recomputableFlops << " operations"
-        << (reordered ? "; ops reordered between rounds" : "");
+    InFlightDiagnostic warning =
+        mlir::emitWarning(region.front().back().getLoc());
+    warning << "memplan: @" << function.getName() << ": ";
+    if (outcome.recomputedOps == 0)
+      warning << "ops reordered, nothing recomputed";
+    else
+      warning << "recomputed " << outcome.recomputedOps << " ops ("
+              << outcome.recomputedFlops << " operations)";
+    warning << ": lower bound " << *input << " -> " << bound
+            << " bytes, over the budget of " << settings.budget
+            << " bytes; one run of every recomputable op: "
+            << outcome.recomputableFlops << " operations";
+    if (outcome.recomputedOps && reordered)
+      warning << "; ops reordered between rounds";
     return outcome;
   }
-  InFlightDiagnostic remark = emitRemark(block.back().getLoc());
+  InFlightDiagnostic remark = emitRemark(region.front().back().getLoc());
   remark << "memplan: @" << function.getName() << ": ";
   if (outcome.recomputedOps == 0 && reordered)
     remark << "ops reordered, nothing recomputed: lower bound " << *input

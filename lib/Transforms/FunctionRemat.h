@@ -31,7 +31,9 @@ struct RematSettings {
   unsigned maxCopies = 1;
   /// Reorder the ops (as --memplan-schedule, the recomputations kept late)
   /// after each round of recomputation that leaves the bound over the
-  /// budget, and recompute again from the new order.
+  /// budget, and recompute again from the new order; then run the rounds
+  /// again from the input in the order they ended with, and keep the
+  /// better end.
   bool schedule = false;
 };
 
@@ -42,6 +44,9 @@ struct RematOutcome {
   /// recomputing everything once (in a training step, about one forward
   /// pass).
   uint64_t recomputableFlops = 0;
+  /// The rounds run again from the input in the order the first rounds
+  /// ended with (RematSettings::schedule) did better, and were kept.
+  bool rerunKept = false;
 };
 
 /// Clones ops of `function`'s body (one block) next to later uses of the

@@ -108,7 +108,7 @@ Value GraphBuilder::matmul(Value lhs, Value rhs, bool transposeRhs) {
   Value result =
       MatmulOp::create(builder, loc, lhs, rhs,
                        /*transpose_lhs=*/false, transposeRhs, workspace);
-  record([=, this] {
+  record([=] {
     Value dy = gradientOf(result);
     bool lhsGrad = needsGradient(lhs), rhsGrad = needsGradient(rhs);
     if (!dy || (!lhsGrad && !rhsGrad))
@@ -139,7 +139,7 @@ Value GraphBuilder::matmul(Value lhs, Value rhs, bool transposeRhs) {
 
 Value GraphBuilder::add(Value lhs, Value rhs) {
   Value result = AddOp::create(builder, loc, lhs, rhs);
-  record([=, this] {
+  record([=] {
     Value dy = gradientOf(result);
     if (!dy)
       return;
@@ -153,7 +153,7 @@ Value GraphBuilder::add(Value lhs, Value rhs) {
 
 Value GraphBuilder::mul(Value lhs, Value rhs) {
   Value result = MulOp::create(builder, loc, lhs, rhs);
-  record([=, this] {
+  record([=] {
     Value dy = gradientOf(result);
     if (!dy)
       return;
@@ -167,7 +167,7 @@ Value GraphBuilder::mul(Value lhs, Value rhs) {
 
 void GraphBuilder::recordActivationBackward(Value input, Value result,
                                             StringRef backward) {
-  record([=, this] {
+  record([=] {
     if (Value dy = gradientOf(result))
       accumulate(input, generic(backward, {dy, input}, {input.getType()},
                                 {ResultRole::Activation})
@@ -189,7 +189,7 @@ Value GraphBuilder::silu(Value input) {
 
 Value GraphBuilder::softmax(Value input, int64_t axis) {
   Value result = SoftmaxOp::create(builder, loc, input, axis);
-  record([=, this] {
+  record([=] {
     if (Value dy = gradientOf(result))
       accumulate(input, generic("softmax_backward", {dy, result},
                                 {input.getType()}, {ResultRole::Activation})
@@ -202,7 +202,7 @@ Value GraphBuilder::layerNorm(Value input, Value gamma, Value beta,
                               double epsilon) {
   Value result = LayerNormOp::create(builder, loc, input, gamma, beta,
                                      builder.getF64FloatAttr(epsilon));
-  record([=, this] {
+  record([=] {
     Value dy = gradientOf(result);
     if (!dy)
       return;
@@ -224,7 +224,7 @@ Value GraphBuilder::layerNorm(Value input, Value gamma, Value beta,
 Value GraphBuilder::rmsNorm(Value input, Value gamma, double epsilon) {
   Value result = RMSNormOp::create(builder, loc, input, gamma,
                                    builder.getF64FloatAttr(epsilon));
-  record([=, this] {
+  record([=] {
     Value dy = gradientOf(result);
     if (!dy)
       return;
@@ -246,7 +246,7 @@ Value GraphBuilder::embedding(Value table, Value ids) {
   Value result = EmbeddingOp::create(
       builder, loc,
       RankedTensorType::get(shape, typeOf(table).getElementType()), table, ids);
-  record([=, this] {
+  record([=] {
     Value dy = gradientOf(result);
     if (dy && needsGradient(table))
       accumulate(table, generic("embedding_backward", {dy, ids},
@@ -259,7 +259,7 @@ Value GraphBuilder::embedding(Value table, Value ids) {
 Value GraphBuilder::rope(Value input, Value positions) {
   Value result = RopeOp::create(builder, loc, input, positions,
                                 builder.getF64FloatAttr(10000.0));
-  record([=, this] {
+  record([=] {
     if (Value dy = gradientOf(result))
       accumulate(input, generic("rope_backward", {dy, positions},
                                 {input.getType()}, {ResultRole::Activation})
@@ -273,7 +273,7 @@ Value GraphBuilder::transpose(Value input, ArrayRef<int64_t> permutation) {
   for (auto [index, dim] : llvm::enumerate(permutation))
     inverse[dim] = index;
   Value result = TransposeOp::create(builder, loc, input, permutation);
-  record([=, this] {
+  record([=] {
     if (Value dy = gradientOf(result))
       accumulate(input, transpose(dy, inverse));
   });
@@ -285,7 +285,7 @@ Value GraphBuilder::reshape(Value input, ArrayRef<int64_t> shape) {
       builder, loc,
       RankedTensorType::get(shape, typeOf(input).getElementType()), input);
   SmallVector<int64_t> original(typeOf(input).getShape());
-  record([=, this] {
+  record([=] {
     if (Value dy = gradientOf(result))
       accumulate(input, reshape(dy, original));
   });
@@ -302,7 +302,7 @@ SmallVector<Value> GraphBuilder::split(Value input) {
     offsets[0] = i;
     slices.push_back(SliceOp::create(builder, loc, input, offsets, sizes));
   }
-  record([=, this] {
+  record([=] {
     SmallVector<Value> pieces;
     for (Value slice : slices) {
       Value dy = gradientOf(slice);
@@ -321,7 +321,7 @@ Value GraphBuilder::attention(Value query, Value key, Value value,
   ArrayRef<int64_t> q = typeOf(query).getShape();
   Value result = AttentionOp::create(builder, loc, query, key, value, causal,
                                      /*scale=*/nullptr);
-  record([=, this] {
+  record([=] {
     Value dy = gradientOf(result);
     if (!dy)
       return;

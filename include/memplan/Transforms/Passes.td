@@ -171,9 +171,12 @@ def FitBudget : Pass<"memplan-fit-budget", "::mlir::ModuleOp"> {
     per operation (`getFlopCount`) first (`Rematerialization.h`), until the
     bound fits; the result is measured with the liveness `--plan-offsets`
     uses (its `in-place` and `results-in-caller-buffers` options). With
-    `schedule`, a round that leaves the bound over the budget is followed
-    by a reordering of the ops (as `--memplan-schedule`, the clones kept
-    late) and another round, while the bound falls.
+    `schedule` (the default), a round that leaves the bound over the budget
+    is followed by a reordering of the ops (as `--memplan-schedule`, the
+    clones kept late) and another round, while the bound falls; the rounds
+    then run once more from the input in the order they ended with, and
+    the better end is kept (fits, then fewer operations, then lower).
+    `schedule=false` keeps the input order.
 
     Each clone carries `memplan.recomputed`; the function records the bound
     before (`memplan.unrematerialized_lower_bound`) and the operations
@@ -193,10 +196,11 @@ def FitBudget : Pass<"memplan-fit-budget", "::mlir::ModuleOp"> {
            "Most copies of one op (1: every op runs at most twice, so what "
            "is recomputed is at most one run of every recomputable op; more "
            "can reach lower bounds at a higher cost)">,
-    Option<"schedule", "schedule", "bool", "false",
+    Option<"schedule", "schedule", "bool", "true",
            "When a round of recomputation leaves the bound over the budget, "
            "reorder the ops as --memplan-schedule does (recomputations kept "
-           "late) and recompute again from the new order">,
+           "late) and recompute again from the new order (false: keep the "
+           "input order)">,
     Option<"inPlace", "in-place", "bool", "true",
            "Measure lower bounds as --plan-offsets with in-place=true plans">,
     Option<"resultsInCallerBuffers", "results-in-caller-buffers", "bool",
@@ -209,6 +213,9 @@ def FitBudget : Pass<"memplan-fit-budget", "::mlir::ModuleOp"> {
               "values">,
     Statistic<"numRecomputedFlops", "recomputed-flops", "Arithmetic "
               "operations those ops perform">,
+    Statistic<"numRerunsKept", "reruns-kept", "Functions where the rounds "
+              "run again from the input, in the order the first rounds "
+              "ended with, did better (schedule)">,
   ];
   let dependentDialects = ["::memplan::MemPlanDialect"];
 }

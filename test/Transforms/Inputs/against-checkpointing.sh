@@ -9,6 +9,8 @@
 # the pass and measured again here by --memplan-schedule on its output.
 #
 # Usage: against-checkpointing.sh BIN_DIR WORK_PREFIX MEMPLAN_GEN_OPTIONS...
+# (FIT_OPTIONS in the environment: more --memplan-fit-budget options, such
+# as schedule=false.)
 # Prints "policy BOUND FLOPS" and "pass BOUND FLOPS"; exits 1 when the pass
 # does not fit or recomputes more.
 set -euo pipefail
@@ -18,7 +20,7 @@ shift 2
 "$bin/memplan-gen" "$@" --checkpointing full -o "$work.full.mlir"
 "$bin/memplan-opt" "$work.full.mlir" --memplan-schedule -o /dev/null \
   2> "$work.full.log"
-bound=$(grep -o 'lower bound [0-9]* -> [0-9]* bytes' "$work.full.log" |
+bound=$(grep -o 'lower bound [0-9]*\( -> [0-9]*\)\? bytes' "$work.full.log" |
   grep -o '[0-9]*' | tail -1)
 policy=$(grep -o 'memplan.recomputed_flops = [0-9]*' "$work.full.mlir" |
   grep -o '[0-9]*$')
@@ -28,7 +30,7 @@ echo "policy $bound $policy"
 "$bin/memplan-opt" "$work.none.mlir" --memplan-schedule \
   -o "$work.scheduled.mlir" 2> /dev/null
 "$bin/memplan-opt" "$work.scheduled.mlir" \
-  --memplan-fit-budget="budget=$bound best-effort=true" \
+  --memplan-fit-budget="budget=$bound best-effort=true ${FIT_OPTIONS:-}" \
   -o "$work.remat.mlir" 2> "$work.remat.log"
 flops=$(grep -o 'memplan.recomputed_flops = [0-9]*' "$work.remat.mlir" |
   grep -o '[0-9]*$')
