@@ -98,10 +98,16 @@ BufferLiveness::compute(Region &body, const InPlacePolicy &inPlace,
   }
   liveness.numPositions = position;
 
+  // The values in each external's memory, in the order they are found
+  // (an in-place write below checks them all; looking them up through
+  // externalOf would cost every value per write, and an optimizer step
+  // writes every weight).
+  SmallVector<SmallVector<Value, 2>> valuesOfExternal;
   auto addExternal = [&](Value value, ExternalValue::Kind kind,
                          uint64_t bytes) {
     liveness.externalOf[value] = liveness.externals.size();
     liveness.externals.push_back({kind, value, bytes});
+    valuesOfExternal.push_back({value});
   };
 
   for (BlockArgument argument : block.getArguments()) {
@@ -160,7 +166,9 @@ BufferLiveness::compute(Region &body, const InPlacePolicy &inPlace,
           continue;
         }
         if (liveness.isExternal(source)) {
-          liveness.externalOf[result] = liveness.externalOf.lookup(source);
+          unsigned external = liveness.externalOf.lookup(source);
+          liveness.externalOf[result] = external;
+          valuesOfExternal[external].push_back(result);
           continue;
         }
         // A view of something not planned (a value of another block): it is
@@ -231,10 +239,8 @@ BufferLiveness::compute(Region &body, const InPlacePolicy &inPlace,
       for (const BufferValue &value : liveness.buffers[*index].values)
         sameMemory.push_back(value.value);
     } else if (liveness.isExternal(result)) {
-      unsigned external = liveness.externalOf.lookup(result);
-      for (auto [value, index] : liveness.externalOf)
-        if (index == external)
-          sameMemory.push_back(value);
+      sameMemory.append(
+          valuesOfExternal[liveness.externalOf.lookup(result)]);
     }
     for (Value value : sameMemory) {
       Operation *defining = value.getDefiningOp();
