@@ -23,6 +23,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -44,7 +45,8 @@ bool isOrderedByEffects(Operation *op) {
   return !isa<BufferPlanningOpInterface>(op) && !isMemoryEffectFree(op);
 }
 
-FailureOr<BodySchedule> buildProblem(Block &block, bool destinations) {
+FailureOr<BodySchedule> buildProblem(Block &block, bool inPlace,
+                                     bool destinations) {
   BodySchedule body;
   DenseMap<Operation *, uint32_t> index;
   for (Operation &op : block) {
@@ -131,7 +133,68 @@ FailureOr<BodySchedule> buildProblem(Block &block, bool destinations) {
     for (uint32_t user : usersOf(values))
       if (user != creator)
         scheduled.users.push_back(user);
+    // Whether the liveness may compute it in place over a buffer its
+    // creator reads (BufferLiveness: an in-place operand's buffer that
+    // dies there, at least as large).
+    if (inPlace)
+      if (auto planning = dyn_cast<BufferPlanningOpInterface>(buffer.op))
+        for (const BufferValue &value : buffer.values) {
+          auto result = dyn_cast<OpResult>(value.value);
+          if (!result || result.getOwner() != buffer.op)
+            continue;
+          for (unsigned operand :
+               planning.getInPlaceOperands(result.getResultNumber()))
+            if (liveness->getBufferIndex(buffer.op->getOperand(operand)))
+              scheduled.mayBeInPlace = true;
+        }
     body.problem.buffers.push_back(std::move(scheduled));
+  }
+
+  // With in-place reuse and results in the caller's buffers, a buffer may
+  // come to share, through results computed in place over it, the storage
+  // of a returned value: that storage is then the caller's, and takes no
+  // arena bytes. Such buffers are those from which a chain of allowed
+  // in-place reuses reaches a returned value; the bound over all orders
+  // leaves them out.
+  if (inPlace && destinations) {
+    auto bufferOf = [&](Value value) -> std::optional<unsigned> {
+      return liveness->getBufferIndex(value);
+    };
+    // Buffer -> buffers of results that may be computed in place over it,
+    // reversed: from a result's buffer to the buffers it may reuse.
+    DenseMap<unsigned, SmallVector<unsigned>> reusedBy;
+    for (Operation *op : body.ops) {
+      auto planning = dyn_cast<BufferPlanningOpInterface>(op);
+      if (!planning)
+        continue;
+      for (OpResult result : op->getResults()) {
+        std::optional<unsigned> into = bufferOf(result);
+        if (!into)
+          continue;
+        for (unsigned operand :
+             planning.getInPlaceOperands(result.getResultNumber()))
+          if (std::optional<unsigned> from = bufferOf(op->getOperand(operand)))
+            if (*from != *into)
+              reusedBy[*into].push_back(*from);
+      }
+    }
+    SmallVector<unsigned> work;
+    llvm::DenseSet<unsigned> leaves;
+    for (Value returned : block.getTerminator()->getOperands())
+      if (std::optional<unsigned> b = bufferOf(returned))
+        if (leaves.insert(*b).second)
+          work.push_back(*b);
+    while (!work.empty())
+      for (unsigned from : reusedBy.lookup(work.pop_back_val()))
+        if (leaves.insert(from).second)
+          work.push_back(from);
+    // Buffers of the model are the liveness's non-scratch buffers, in order.
+    unsigned next = 0;
+    for (unsigned b = 0; b < liveness->getBuffers().size(); ++b) {
+      if (liveness->getBuffers()[b].kind == LiveBuffer::Kind::Scratch)
+        continue;
+      body.problem.buffers[next++].mayLeaveArena = leaves.contains(b);
+    }
   }
 
   // Around a write into an operand's memory, every other access to that
@@ -215,7 +278,7 @@ FailureOr<BlockSchedule>
 memplan::scheduleBlock(Block &block, const ScheduleSettings &settings) {
   Region &region = *block.getParent();
   FailureOr<BodySchedule> body =
-      buildProblem(block, settings.resultsInCallerBuffers);
+      buildProblem(block, settings.inPlace, settings.resultsInCallerBuffers);
   if (failed(body))
     return failure();
   FailureOr<MemoryProfile> input =
@@ -252,6 +315,17 @@ memplan::scheduleBlock(Block &block, const ScheduleSettings &settings) {
   applyOrder(body->ops, best ? best->order : scheduleInOrder(body->problem));
   if (best)
     outcome.name = best->name;
+
+  // No order goes below the bound; one that seems to is a bug in the
+  // bound's reasoning or in the model built here, not a better order.
+  ScheduleBound bound = scheduleLowerBound(body->problem, settings.inPlace);
+  if (bound.bytes > outcome.after.lowerBound)
+    return body->ops[bound.op]->emitError()
+           << "memplan internal error: every order was bounded below by "
+           << bound.bytes << " bytes at this op, but an order measures "
+           << outcome.after.lowerBound << " bytes";
+  outcome.boundOverOrders = bound.bytes;
+  outcome.boundAt = bound.bytes ? body->ops[bound.op] : nullptr;
   return outcome;
 }
 
@@ -297,5 +371,15 @@ FailureOr<bool> memplan::scheduleFunction(FunctionOpInterface function,
   if (scheduled->proven)
     remark << "; the exact order of the scheduling model was among the "
               "candidates";
+  if (scheduled->boundAt && scheduled->boundOverOrders == kept.lowerBound)
+    remark << "; optimal: every order keeps " << scheduled->boundOverOrders
+           << " bytes live at one op";
+  else if (scheduled->boundAt)
+    remark << "; every order keeps at least " << scheduled->boundOverOrders
+           << " bytes live at one op";
+  if (scheduled->boundAt)
+    remark.attachNote(scheduled->boundAt->getLoc())
+        << "that op: what every order keeps live there (made before it, "
+           "read after it) and its own operands, results and scratch";
   return changed;
 }

@@ -58,6 +58,11 @@ struct BlockSchedule {
   std::string name;
   /// The exact order of the scheduling model was among the candidates.
   bool proven = false;
+  /// The most bytes live at one op in every order (scheduleLowerBound;
+  /// 0 when the graph was too large to compute it), and that op. The kept
+  /// order is optimal when its lower bound equals it.
+  uint64_t boundOverOrders = 0;
+  mlir::Operation *boundAt = nullptr;
 };
 
 /// scheduleFunction's reordering of a function's single block, silently

@@ -42,6 +42,14 @@ struct ScheduleProblem {
     uint32_t creator = 0;
     /// Ops that read it (each at most once; the creator may be one).
     std::vector<uint32_t> users;
+    /// In some order it may take no arena bytes (it could come to share,
+    /// through results computed in place, the storage of a value returned
+    /// in the caller's buffer): scheduleLowerBound does not count it.
+    bool mayLeaveArena = false;
+    /// Its creator may compute it in place over a buffer it reads (as the
+    /// liveness with in-place reuse may): scheduleLowerBound does not count
+    /// it at its creator beside that creator's operands.
+    bool mayBeInPlace = false;
   };
   std::vector<Op> ops;
   std::vector<Buffer> buffers;
@@ -104,6 +112,27 @@ Schedule improveByWindows(const ScheduleProblem &problem, Schedule order,
 /// peak.
 Schedule reorderAfterPeaks(const ScheduleProblem &problem, Schedule order,
                            unsigned levels = 3);
+
+/// A peak no order goes below, and an op where it holds.
+struct ScheduleBound {
+  uint64_t bytes = 0;
+  uint32_t op = 0;
+};
+
+/// The most bytes that are live at one op in every valid order: at op x,
+/// every buffer made by an op that must precede x and read by an op that
+/// must follow it, x's scratch, and x's own results and its other
+/// operands. With `inPlaceReuse` (the liveness may compute a result in
+/// place over an operand that dies at x, where the buffer says
+/// mayBeInPlace) the results that may are certain only where they outweigh
+/// the operands; the bound then holds for that liveness too (buffers live
+/// across x are in distinct storages; see ScheduleBound.cpp). When
+/// the best order's peak equals it, that order is optimal. Ancestor and
+/// descendant sets as bit sets: O(n^2 / 8) bytes, so graphs of more than
+/// `maxOps` ops get none (bytes 0).
+ScheduleBound scheduleLowerBound(const ScheduleProblem &problem,
+                                 bool inPlaceReuse = true,
+                                 size_t maxOps = 12288);
 
 struct ScheduleCandidate {
   std::string name; ///< "input", "least-peak", ..., "windows(...)", "exact"
