@@ -198,6 +198,48 @@ Value GraphBuilder::softmax(Value input, int64_t axis) {
   return result;
 }
 
+Value GraphBuilder::dropout(Value input, double probability) {
+  RankedTensorType type = typeOf(input);
+  SmallVector<Value> results =
+      generic("dropout", {input},
+              {type, tensorType(type.getShape(), builder.getIntegerType(8))},
+              {ResultRole::Activation, ResultRole::Activation});
+  results[0].getDefiningOp()->setAttr("p",
+                                      builder.getF64FloatAttr(probability));
+  Value result = results[0], mask = results[1];
+  record([=] {
+    if (Value dy = gradientOf(result))
+      accumulate(input, generic("dropout_backward", {dy, mask}, {type},
+                                {ResultRole::Activation})
+                            .front());
+  });
+  return result;
+}
+
+Value GraphBuilder::logSoftmax(Value input) {
+  Value result = generic("log_softmax", {input}, {input.getType()},
+                         {ResultRole::Activation})
+                     .front();
+  record([=] {
+    if (Value dy = gradientOf(result))
+      accumulate(input, generic("log_softmax_backward", {dy, result},
+                                {input.getType()}, {ResultRole::Activation})
+                            .front());
+  });
+  return result;
+}
+
+Value GraphBuilder::cast(Value input, Type element) {
+  RankedTensorType type = typeOf(input);
+  Value result =
+      CastOp::create(builder, loc, tensorType(type.getShape(), element), input);
+  record([=] {
+    if (Value dy = gradientOf(result))
+      accumulate(input, CastOp::create(builder, loc, type, dy));
+  });
+  return result;
+}
+
 Value GraphBuilder::layerNorm(Value input, Value gamma, Value beta,
                               double epsilon) {
   Value result = LayerNormOp::create(builder, loc, input, gamma, beta,

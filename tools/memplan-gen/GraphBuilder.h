@@ -57,6 +57,15 @@ public:
   mlir::Value gelu(mlir::Value input);
   mlir::Value silu(mlir::Value input);
   mlir::Value softmax(mlir::Value input, int64_t axis);
+  /// Training dropout as PyTorch's native_dropout: the output, and a mask
+  /// of one byte per element (a bool tensor) that the backward step reads
+  /// (dropout_backward(dy, mask)); `probability` is kept on the op as `p`.
+  mlir::Value dropout(mlir::Value input, double probability);
+  /// Log-softmax over the last axis, as a generic op whose backward step
+  /// reads its output (log_softmax_backward(dy, output)).
+  mlir::Value logSoftmax(mlir::Value input);
+  /// Element type conversion; the backward step converts the gradient back.
+  mlir::Value cast(mlir::Value input, mlir::Type element);
   mlir::Value layerNorm(mlir::Value input, mlir::Value gamma, mlir::Value beta,
                         double epsilon);
   mlir::Value rmsNorm(mlir::Value input, mlir::Value gamma, double epsilon);

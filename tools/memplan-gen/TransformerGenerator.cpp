@@ -111,6 +111,9 @@ private:
     GraphBuilder *g;
   };
 
+  /// `x` through dropout when the step drops (train, --dropout > 0).
+  Value dropout(Value x) { return o.dropout > 0 ? g.dropout(x, o.dropout) : x; }
+
   int64_t headDim() const { return m.hidden / m.heads; }
   int64_t queryLen() const { return o.mode == Mode::Decode ? 1 : o.seq; }
   int64_t keyLen() const { return o.mode == Mode::Decode ? o.kvLen : o.seq; }
@@ -144,7 +147,7 @@ Value TransformerGenerator::attend(Value q, Value k, Value v, bool causal) {
   Value scores = g.mul(g.matmul(q5, k5, /*transposeRhs=*/true), attentionScale);
   if (causal && o.mode != Mode::Decode)
     scores = g.add(scores, causalMask);
-  Value out = g.matmul(g.softmax(scores, -1), v5);
+  Value out = g.matmul(dropout(g.softmax(scores, -1)), v5);
   if (o.checkpointing == Checkpointing::Selective)
     g.endCheckpoint();
   return g.reshape(out, {b, nh, sq, hd});
@@ -173,7 +176,7 @@ Value TransformerGenerator::gpt2() {
   tiedEmbedding = param({m.vocab, h}, "wte");
   Value wpe = param({m.maxPositions, h}, "wpe");
   Value positionEmbedding = g.embedding(wpe, positionIds);
-  Value x = g.add(g.embedding(tiedEmbedding, ids), positionEmbedding);
+  Value x = dropout(g.add(g.embedding(tiedEmbedding, ids), positionEmbedding));
   for (int64_t l = 0; l < o.layers; ++l) {
     LayerCheckpoint checkpoint(*this);
     std::string p = "h." + std::to_string(l);
@@ -189,10 +192,10 @@ Value TransformerGenerator::gpt2() {
       std::tie(k, v) = cache(k, v, p);
     Value a = attend(q, k, v, /*causal=*/true);
     a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, h});
-    x = g.add(x, apply(linear(h, h, p + ".attn.c_proj", true), a));
+    x = g.add(x, dropout(apply(linear(h, h, p + ".attn.c_proj", true), a)));
     hidden = layerNorm(x, p + ".ln_2");
     Value f = g.gelu(apply(linear(h, m.ffn, p + ".mlp.c_fc", true), hidden));
-    x = g.add(x, apply(linear(m.ffn, h, p + ".mlp.c_proj", true), f));
+    x = g.add(x, dropout(apply(linear(m.ffn, h, p + ".mlp.c_proj", true), f)));
   }
   Value hidden = layerNorm(x, "ln_f");
   return g.matmul(hidden, tiedEmbedding, /*transposeRhs=*/true);
@@ -251,7 +254,7 @@ Value TransformerGenerator::bert() {
       param({m.maxPositions, h}, "embeddings.position"), positionIds);
   Value wordEmbedding = g.embedding(tiedEmbedding, ids);
   Value x = g.add(g.add(wordEmbedding, positionEmbedding), typeEmbedding);
-  x = layerNorm(x, "embeddings.ln");
+  x = dropout(layerNorm(x, "embeddings.ln"));
   for (int64_t l = 0; l < o.layers; ++l) {
     LayerCheckpoint checkpoint(*this);
     std::string p = "encoder." + std::to_string(l);
@@ -263,10 +266,10 @@ Value TransformerGenerator::bert() {
     Value v = heads(apply(linear(h, h, p + ".attention.value", true), x));
     Value a = attend(q, k, v, /*causal=*/false);
     a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, h});
-    a = apply(linear(h, h, p + ".attention.output", true), a);
+    a = dropout(apply(linear(h, h, p + ".attention.output", true), a));
     x = layerNorm(g.add(x, a), p + ".attention.ln");
     Value f = g.gelu(apply(linear(h, m.ffn, p + ".intermediate", true), x));
-    f = apply(linear(m.ffn, h, p + ".output", true), f);
+    f = dropout(apply(linear(m.ffn, h, p + ".output", true), f));
     x = layerNorm(g.add(x, f), p + ".output.ln");
   }
   if (o.mode != Mode::Train)
@@ -292,6 +295,22 @@ Value TransformerGenerator::loss(Value logits) {
   Value labels =
       g.argument({o.batch, o.seq}, i32, ArgumentRole::Input, "labels");
   Type f32 = Float32Type::get(act.getContext());
+  if (o.loss == Loss::F32) {
+    // Hugging Face: logits.float(), then cross_entropy = log_softmax + NLL;
+    // log_softmax keeps its f32 output for its backward.
+    Value upcast = act.isF32() ? logits : g.cast(logits, f32);
+    Value logProbabilities = g.logSoftmax(upcast);
+    Value value =
+        g.generic("nll_loss", {logProbabilities, labels},
+                  {RankedTensorType::get({}, f32)}, {ResultRole::Loss})
+            .front();
+    Value gradient =
+        g.generic("nll_loss_backward", {logProbabilities, labels},
+                  {logProbabilities.getType()}, {ResultRole::Activation})
+            .front();
+    optimizerStep(g.backward(logProbabilities, gradient));
+    return value;
+  }
   Value value = g.generic("cross_entropy", {logits, labels},
                           {RankedTensorType::get({}, f32)}, {ResultRole::Loss})
                     .front();
@@ -413,6 +432,16 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
     error = "selective checkpointing recomputes the attention scores, which "
             "fused attention never keeps: use --attention unfused, or "
             "--checkpointing full";
+    return nullptr;
+  }
+  if (!(options.dropout >= 0 && options.dropout < 1)) {
+    error = "dropout must be a probability in [0, 1)";
+    return nullptr;
+  }
+  if (options.mode != Mode::Train &&
+      (options.dropout > 0 || options.loss != Loss::Fused)) {
+    error = "dropout and the loss apply to train mode (inference runs no "
+            "dropout and no loss)";
     return nullptr;
   }
   if (options.mode == Mode::Decode && model.family == Family::Bert) {

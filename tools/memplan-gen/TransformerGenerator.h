@@ -26,6 +26,13 @@ enum class Mode { Prefill, Decode, Train };
 /// selective recomputation, for unfused attention).
 enum class Checkpointing { None, Full, Selective };
 
+/// The loss of a training step: one fused cross-entropy op whose gradient
+/// is in the activation type (fused kernels: Liger, Megatron's fused
+/// cross-entropy, memplan's own step); or as Hugging Face's causal-LM loss
+/// runs it in PyTorch: logits upcast to f32, log-softmax in f32 (kept for
+/// its backward), NLL, and the f32 gradient cast back.
+enum class Loss { Fused, F32 };
+
 struct GeneratorOptions {
   ModelConfig model;
   int64_t layers = 0; ///< 0: the model's
@@ -37,6 +44,13 @@ struct GeneratorOptions {
   Mode mode = Mode::Prefill;
   bool unfusedAttention = false;
   Checkpointing checkpointing = Checkpointing::None;
+  /// Train: dropout probability (0: none). GPT-2 and BERT drop the
+  /// embeddings' sum, each residual branch and, with unfused attention, the
+  /// attention probabilities, as Hugging Face's models do; LLaMA only the
+  /// attention probabilities (its only dropout). Fused attention keeps no
+  /// mask (the kernel draws it again in its backward from the RNG state).
+  double dropout = 0;
+  Loss loss = Loss::Fused;
   /// Bytes of the math library's workspace (cuBLAS) given to every matmul.
   int64_t matmulWorkspace = 0;
 };

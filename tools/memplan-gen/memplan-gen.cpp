@@ -22,6 +22,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -70,6 +71,21 @@ static llvm::cl::opt<std::string> checkpointingKind(
                    "(recompute the core attention; needs --attention "
                    "unfused)"),
     llvm::cl::init("none"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<double> dropoutProbability(
+    "dropout",
+    llvm::cl::desc("Train: dropout probability (default 0: none). GPT-2 and "
+                   "BERT drop the embeddings, each residual branch and, with "
+                   "--attention unfused, the attention probabilities; LLaMA "
+                   "only the attention probabilities. Each drop keeps a "
+                   "one-byte-per-element mask for the backward pass"),
+    llvm::cl::init(0.0), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string> lossKind(
+    "loss",
+    llvm::cl::desc("Train: fused (default: one cross-entropy op, gradient in "
+                   "the activation type) or f32 (as Hugging Face in "
+                   "PyTorch: logits upcast to f32, f32 log-softmax kept for "
+                   "the backward pass, NLL)"),
+    llvm::cl::init("fused"), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string> gpuName(
     "gpu",
     llvm::cl::desc("The GPU the graph is for, as sm_<capability> (sm_80, "
@@ -127,6 +143,13 @@ int main(int argc, char **argv) {
   else
     return fail("unknown checkpointing '" + checkpointingKind +
                 "'; expected none, full or selective");
+  if (lossKind == "fused")
+    options.loss = Loss::Fused;
+  else if (lossKind == "f32")
+    options.loss = Loss::F32;
+  else
+    return fail("unknown loss '" + lossKind + "'; expected fused or f32");
+  options.dropout = dropoutProbability;
   options.layers = layers;
   options.batch = batch;
   options.seq = seq;
@@ -169,8 +192,12 @@ int main(int argc, char **argv) {
                << (checkpointingKind != "none"
                        ? " --checkpointing " + checkpointingKind
                        : std::string())
-               << " --gpu " << gpuName << " --matmul-workspace "
-               << options.matmulWorkspace << "\n";
+               << (lossKind != "fused" ? " --loss " + lossKind : std::string())
+               << " --gpu " << gpuName;
+  if (dropoutProbability != 0)
+    output->os() << " --dropout "
+                 << llvm::format("%g", double(dropoutProbability));
+  output->os() << " --matmul-workspace " << options.matmulWorkspace << "\n";
   module->print(output->os());
   output->os() << "\n";
   if (llvm::Error unwritten = memplan::keepOutput(*output))
