@@ -165,11 +165,11 @@ Value GraphBuilder::mul(Value lhs, Value rhs) {
   return result;
 }
 
-void GraphBuilder::recordActivationBackward(Value input, Value result,
-                                            StringRef backward) {
+void GraphBuilder::recordUnaryBackward(Value input, Value result, Value saved,
+                                       StringRef backward) {
   record([=] {
     if (Value dy = gradientOf(result))
-      accumulate(input, generic(backward, {dy, input}, {input.getType()},
+      accumulate(input, generic(backward, {dy, saved}, {input.getType()},
                                 {ResultRole::Activation})
                             .front());
   });
@@ -177,24 +177,19 @@ void GraphBuilder::recordActivationBackward(Value input, Value result,
 
 Value GraphBuilder::gelu(Value input) {
   Value result = GeluOp::create(builder, loc, input);
-  recordActivationBackward(input, result, "gelu_backward");
+  recordUnaryBackward(input, result, input, "gelu_backward");
   return result;
 }
 
 Value GraphBuilder::silu(Value input) {
   Value result = SiluOp::create(builder, loc, input);
-  recordActivationBackward(input, result, "silu_backward");
+  recordUnaryBackward(input, result, input, "silu_backward");
   return result;
 }
 
 Value GraphBuilder::softmax(Value input, int64_t axis) {
   Value result = SoftmaxOp::create(builder, loc, input, axis);
-  record([=] {
-    if (Value dy = gradientOf(result))
-      accumulate(input, generic("softmax_backward", {dy, result},
-                                {input.getType()}, {ResultRole::Activation})
-                            .front());
-  });
+  recordUnaryBackward(input, result, result, "softmax_backward");
   return result;
 }
 
@@ -206,26 +201,15 @@ Value GraphBuilder::dropout(Value input, double probability) {
               {ResultRole::Activation, ResultRole::Activation});
   results[0].getDefiningOp()->setAttr("p",
                                       builder.getF64FloatAttr(probability));
-  Value result = results[0], mask = results[1];
-  record([=] {
-    if (Value dy = gradientOf(result))
-      accumulate(input, generic("dropout_backward", {dy, mask}, {type},
-                                {ResultRole::Activation})
-                            .front());
-  });
-  return result;
+  recordUnaryBackward(input, results[0], results[1], "dropout_backward");
+  return results[0];
 }
 
 Value GraphBuilder::logSoftmax(Value input) {
   Value result = generic("log_softmax", {input}, {input.getType()},
                          {ResultRole::Activation})
                      .front();
-  record([=] {
-    if (Value dy = gradientOf(result))
-      accumulate(input, generic("log_softmax_backward", {dy, result},
-                                {input.getType()}, {ResultRole::Activation})
-                            .front());
-  });
+  recordUnaryBackward(input, result, result, "log_softmax_backward");
   return result;
 }
 

@@ -132,10 +132,11 @@ private:
   }
   /// Whether `value` is a weight argument.
   bool isWeight(mlir::Value value) const;
-  /// Records the backward step of an elementwise activation: a generic op
-  /// `backward` (dy, input) -> d input, with an activation-sized result.
-  void recordActivationBackward(mlir::Value input, mlir::Value result,
-                                llvm::StringRef backward);
+  /// Records the backward step of a one-input op: a generic op `backward`
+  /// (dy, saved) -> d input, where `saved` is what the forward kept for it
+  /// (the input of GELU and SiLU, the output of softmax, dropout's mask).
+  void recordUnaryBackward(mlir::Value input, mlir::Value result,
+                           mlir::Value saved, llvm::StringRef backward);
 
   mlir::MLIRContext *context;
   mlir::OwningOpRef<mlir::ModuleOp> module;
