@@ -258,6 +258,7 @@ LogicalResult runRounds(Block &block, const RematSettings &settings,
   ScheduleSettings reorder;
   reorder.inPlace = settings.inPlace;
   reorder.resultsInCallerBuffers = settings.resultsInCallerBuffers;
+  reorder.boundOverOrders = false;
   for (unsigned step = 0; step < kMaxSteps && bound > settings.budget; ++step) {
     uint64_t start = bound;
     Applied current;

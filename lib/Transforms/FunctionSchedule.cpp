@@ -316,6 +316,8 @@ memplan::scheduleBlock(Block &block, const ScheduleSettings &settings) {
   if (best)
     outcome.name = best->name;
 
+  if (!settings.boundOverOrders)
+    return outcome;
   // No order goes below the bound; one that seems to is a bug in the
   // bound's reasoning or in the model built here, not a better order.
   ScheduleBound bound = scheduleLowerBound(body->problem, settings.inPlace);

@@ -30,6 +30,10 @@ struct ScheduleSettings {
   bool inPlace = true;
   bool resultsInCallerBuffers = true;
   unsigned exactOps = 16;
+  /// Compute the bound over all orders (BlockSchedule::boundOverOrders, the
+  /// remark's "optimal"); the reordering between rounds of
+  /// --memplan-fit-budget reads only the order, and skips its O(n^2) bits.
+  bool boundOverOrders = true;
 };
 
 /// Reorders the body of `function` (one block) to the candidate order with
