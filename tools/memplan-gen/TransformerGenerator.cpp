@@ -335,17 +335,56 @@ void TransformerGenerator::optimizerStep(
     SmallVector<Value> operands = {weight, gradient};
     SmallVector<Type> types = {type};
     SmallVector<int64_t> aliases = {0};
-    auto state = [&](ArgumentRole role, const std::string &suffix) {
-      operands.push_back(g.argument(type.getShape(), f32, role, name + suffix));
+    auto state = [&](ArgumentRole role, const std::string &suffix,
+                     ArrayRef<int64_t> shape, Type element) {
+      operands.push_back(g.argument(shape, element, role, name + suffix));
       types.push_back(operands.back().getType());
       aliases.push_back(operands.size() - 1);
     };
-    state(ArgumentRole::OptimizerState, ".adam_m");
-    state(ArgumentRole::OptimizerState, ".adam_v");
+    auto full = [&](const std::string &suffix) {
+      state(ArgumentRole::OptimizerState, suffix, type.getShape(), f32);
+    };
+    const char *kind = "adamw";
+    switch (o.optimizer) {
+    case Optimizer::AdamW:
+      full(".adam_m");
+      full(".adam_v");
+      break;
+    case Optimizer::Sgd:
+      kind = "sgd";
+      full(".momentum");
+      break;
+    case Optimizer::Adafactor: {
+      kind = "adafactor";
+      ArrayRef<int64_t> shape = type.getShape();
+      if (shape.size() < 2) {
+        full(".adafactor_v");
+        break;
+      }
+      // Row statistics over the last axis, column statistics over the one
+      // before it (leading axes kept).
+      state(ArgumentRole::OptimizerState, ".adafactor_row", shape.drop_back(),
+            f32);
+      SmallVector<int64_t> column(shape.drop_back(2));
+      column.push_back(shape.back());
+      state(ArgumentRole::OptimizerState, ".adafactor_col", column, f32);
+      break;
+    }
+    case Optimizer::AdamW8Bit: {
+      kind = "adamw_8bit";
+      Type i8 = IntegerType::get(act.getContext(), 8);
+      int64_t blocks = llvm::divideCeil(type.getNumElements(), 256);
+      state(ArgumentRole::OptimizerState, ".adam_m", type.getShape(), i8);
+      state(ArgumentRole::OptimizerState, ".adam_m_absmax", {blocks}, f32);
+      state(ArgumentRole::OptimizerState, ".adam_v", type.getShape(), i8);
+      state(ArgumentRole::OptimizerState, ".adam_v_absmax", {blocks}, f32);
+      break;
+    }
+    }
     if (master)
-      state(ArgumentRole::MasterWeight, ".master");
+      state(ArgumentRole::MasterWeight, ".master", type.getShape(), f32);
     SmallVector<ResultRole> roles(types.size(), ResultRole::Activation);
-    g.generic("adamw", operands, types, roles, /*scratch=*/0, aliases);
+    g.generic(kind, operands, types, roles, /*scratch=*/0, aliases);
   }
 }
 
@@ -439,9 +478,10 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
     return nullptr;
   }
   if (options.mode != Mode::Train &&
-      (options.dropout > 0 || options.loss != Loss::Fused)) {
-    error = "dropout and the loss apply to train mode (inference runs no "
-            "dropout and no loss)";
+      (options.dropout > 0 || options.loss != Loss::Fused ||
+       options.optimizer != Optimizer::AdamW)) {
+    error = "dropout, the loss and the optimizer apply to train mode "
+            "(inference runs none of them)";
     return nullptr;
   }
   if (options.mode == Mode::Decode && model.family == Family::Bert) {

@@ -33,6 +33,15 @@ enum class Checkpointing { None, Full, Selective };
 /// its backward), NLL, and the f32 gradient cast back.
 enum class Loss { Fused, F32 };
 
+/// The optimizer of a training step, each updating the weight and its
+/// states in place (f32 master weights too, unless the weights are f32):
+/// AdamW (two f32 moments); SGD with momentum (one f32 buffer); Adafactor
+/// as Hugging Face's defaults run it (no first moment; for a matrix, f32
+/// row and column statistics of the second moment, for a vector the full
+/// second moment); bitsandbytes' 8-bit AdamW (both moments in 8 bits, an
+/// f32 absmax per block of 256 elements of each).
+enum class Optimizer { AdamW, Sgd, Adafactor, AdamW8Bit };
+
 struct GeneratorOptions {
   ModelConfig model;
   int64_t layers = 0; ///< 0: the model's
@@ -51,6 +60,7 @@ struct GeneratorOptions {
   /// mask (the kernel draws it again in its backward from the RNG state).
   double dropout = 0;
   Loss loss = Loss::Fused;
+  Optimizer optimizer = Optimizer::AdamW;
   /// Bytes of the math library's workspace (cuBLAS) given to every matmul.
   int64_t matmulWorkspace = 0;
 };

@@ -86,6 +86,14 @@ static llvm::cl::opt<std::string> lossKind(
                    "PyTorch: logits upcast to f32, f32 log-softmax kept for "
                    "the backward pass, NLL)"),
     llvm::cl::init("fused"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string> optimizerKind(
+    "optimizer",
+    llvm::cl::desc("Train: adamw (default: two f32 moments), sgd (momentum), "
+                   "adafactor (factored second moment, no first) or "
+                   "adamw-8bit (bitsandbytes: 8-bit moments, f32 absmax per "
+                   "256 elements); f32 master weights unless the weights "
+                   "are f32"),
+    llvm::cl::init("adamw"), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string> gpuName(
     "gpu",
     llvm::cl::desc("The GPU the graph is for, as sm_<capability> (sm_80, "
@@ -149,6 +157,17 @@ int main(int argc, char **argv) {
     options.loss = Loss::F32;
   else
     return fail("unknown loss '" + lossKind + "'; expected fused or f32");
+  if (optimizerKind == "adamw")
+    options.optimizer = Optimizer::AdamW;
+  else if (optimizerKind == "sgd")
+    options.optimizer = Optimizer::Sgd;
+  else if (optimizerKind == "adafactor")
+    options.optimizer = Optimizer::Adafactor;
+  else if (optimizerKind == "adamw-8bit")
+    options.optimizer = Optimizer::AdamW8Bit;
+  else
+    return fail("unknown optimizer '" + optimizerKind +
+                "'; expected adamw, sgd, adafactor or adamw-8bit");
   options.dropout = dropoutProbability;
   options.layers = layers;
   options.batch = batch;
@@ -193,6 +212,8 @@ int main(int argc, char **argv) {
                        ? " --checkpointing " + checkpointingKind
                        : std::string())
                << (lossKind != "fused" ? " --loss " + lossKind : std::string())
+               << (optimizerKind != "adamw" ? " --optimizer " + optimizerKind
+                                            : std::string())
                << " --gpu " << gpuName;
   if (dropoutProbability != 0)
     output->os() << " --dropout "
