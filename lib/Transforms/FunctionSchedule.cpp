@@ -157,9 +157,6 @@ FailureOr<BodySchedule> buildProblem(Block &block, bool inPlace,
   // in-place reuses reaches a returned value; the bound over all orders
   // leaves them out.
   if (inPlace && destinations) {
-    auto bufferOf = [&](Value value) -> std::optional<unsigned> {
-      return liveness->getBufferIndex(value);
-    };
     // Buffer -> buffers of results that may be computed in place over it,
     // reversed: from a result's buffer to the buffers it may reuse.
     DenseMap<unsigned, SmallVector<unsigned>> reusedBy;
@@ -168,12 +165,13 @@ FailureOr<BodySchedule> buildProblem(Block &block, bool inPlace,
       if (!planning)
         continue;
       for (OpResult result : op->getResults()) {
-        std::optional<unsigned> into = bufferOf(result);
+        std::optional<unsigned> into = liveness->getBufferIndex(result);
         if (!into)
           continue;
         for (unsigned operand :
              planning.getInPlaceOperands(result.getResultNumber()))
-          if (std::optional<unsigned> from = bufferOf(op->getOperand(operand)))
+          if (std::optional<unsigned> from =
+                  liveness->getBufferIndex(op->getOperand(operand)))
             if (*from != *into)
               reusedBy[*into].push_back(*from);
       }
@@ -181,7 +179,7 @@ FailureOr<BodySchedule> buildProblem(Block &block, bool inPlace,
     SmallVector<unsigned> work;
     llvm::DenseSet<unsigned> leaves;
     for (Value returned : block.getTerminator()->getOperands())
-      if (std::optional<unsigned> b = bufferOf(returned))
+      if (std::optional<unsigned> b = liveness->getBufferIndex(returned))
         if (leaves.insert(*b).second)
           work.push_back(*b);
     while (!work.empty())

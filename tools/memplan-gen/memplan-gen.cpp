@@ -115,6 +115,28 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
+/// The value named `value` among `choices`; none, with `error` naming the
+/// choices ("unknown KIND 'VALUE'; expected a, b or c"), if there is none
+/// (an earlier error is kept: the first bad option is reported).
+template <typename T>
+static std::optional<T>
+parseChoice(llvm::StringRef kind, llvm::StringRef value,
+            llvm::ArrayRef<std::pair<llvm::StringRef, T>> choices,
+            std::string &error) {
+  for (const auto &[name, choice] : choices)
+    if (name == value)
+      return choice;
+  if (error.empty()) {
+    error = ("unknown " + kind + " '" + value + "'; expected ").str();
+    for (size_t i = 0; i < choices.size(); ++i)
+      error += (i == 0                    ? ""
+                : i + 1 == choices.size() ? " or "
+                                          : ", ") +
+               choices[i].first.str();
+  }
+  return std::nullopt;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   // The description must outlive the parser (cl::desc keeps a StringRef).
@@ -129,45 +151,36 @@ int main(int argc, char **argv) {
     return fail("unknown model '" + modelName +
                 "'; expected one of: " + modelNames());
   options.model = *model;
-  if (modeName == "prefill")
-    options.mode = Mode::Prefill;
-  else if (modeName == "decode")
-    options.mode = Mode::Decode;
-  else if (modeName == "train")
-    options.mode = Mode::Train;
-  else
-    return fail("unknown mode '" + modeName +
-                "'; expected prefill, decode or train");
-  if (attentionKind != "fused" && attentionKind != "unfused")
-    return fail("unknown attention '" + attentionKind +
-                "'; expected fused or unfused");
-  options.unfusedAttention = attentionKind == "unfused";
-  if (checkpointingKind == "none")
-    options.checkpointing = Checkpointing::None;
-  else if (checkpointingKind == "full")
-    options.checkpointing = Checkpointing::Full;
-  else if (checkpointingKind == "selective")
-    options.checkpointing = Checkpointing::Selective;
-  else
-    return fail("unknown checkpointing '" + checkpointingKind +
-                "'; expected none, full or selective");
-  if (lossKind == "fused")
-    options.loss = Loss::Fused;
-  else if (lossKind == "f32")
-    options.loss = Loss::F32;
-  else
-    return fail("unknown loss '" + lossKind + "'; expected fused or f32");
-  if (optimizerKind == "adamw")
-    options.optimizer = Optimizer::AdamW;
-  else if (optimizerKind == "sgd")
-    options.optimizer = Optimizer::Sgd;
-  else if (optimizerKind == "adafactor")
-    options.optimizer = Optimizer::Adafactor;
-  else if (optimizerKind == "adamw-8bit")
-    options.optimizer = Optimizer::AdamW8Bit;
-  else
-    return fail("unknown optimizer '" + optimizerKind +
-                "'; expected adamw, sgd, adafactor or adamw-8bit");
+  std::string error;
+  std::optional<Mode> mode = parseChoice<Mode>("mode", modeName,
+                                               {{"prefill", Mode::Prefill},
+                                                {"decode", Mode::Decode},
+                                                {"train", Mode::Train}},
+                                               error);
+  std::optional<bool> unfused = parseChoice<bool>(
+      "attention", attentionKind, {{"fused", false}, {"unfused", true}}, error);
+  std::optional<Checkpointing> checkpointing =
+      parseChoice<Checkpointing>("checkpointing", checkpointingKind,
+                                 {{"none", Checkpointing::None},
+                                  {"full", Checkpointing::Full},
+                                  {"selective", Checkpointing::Selective}},
+                                 error);
+  std::optional<Loss> loss = parseChoice<Loss>(
+      "loss", lossKind, {{"fused", Loss::Fused}, {"f32", Loss::F32}}, error);
+  std::optional<Optimizer> optimizer =
+      parseChoice<Optimizer>("optimizer", optimizerKind,
+                             {{"adamw", Optimizer::AdamW},
+                              {"sgd", Optimizer::Sgd},
+                              {"adafactor", Optimizer::Adafactor},
+                              {"adamw-8bit", Optimizer::AdamW8Bit}},
+                             error);
+  if (!error.empty())
+    return fail(error);
+  options.mode = *mode;
+  options.unfusedAttention = *unfused;
+  options.checkpointing = *checkpointing;
+  options.loss = *loss;
+  options.optimizer = *optimizer;
   options.dropout = dropoutProbability;
   options.layers = layers;
   options.batch = batch;
@@ -189,7 +202,6 @@ int main(int argc, char **argv) {
 
   mlir::MLIRContext context;
   context.loadDialect<memplan::MemPlanDialect, mlir::func::FuncDialect>();
-  std::string error;
   mlir::OwningOpRef<mlir::ModuleOp> module =
       generateTransformer(&context, options, error);
   if (!module)
