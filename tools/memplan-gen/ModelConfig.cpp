@@ -14,15 +14,24 @@
 using namespace memplan::gen;
 
 static const ModelConfig kModels[] = {
-    {"gpt2-small", Family::Gpt2, 12, 768, 12, 12, 3072, 50257, 1024, 1e-5},
-    {"gpt2-medium", Family::Gpt2, 24, 1024, 16, 16, 4096, 50257, 1024, 1e-5},
-    {"gpt2-large", Family::Gpt2, 36, 1280, 20, 20, 5120, 50257, 1024, 1e-5},
-    {"gpt2-xl", Family::Gpt2, 48, 1600, 25, 25, 6400, 50257, 1024, 1e-5},
-    {"llama-7b", Family::Llama, 32, 4096, 32, 32, 11008, 32000, 4096, 1e-6},
-    {"llama-13b", Family::Llama, 40, 5120, 40, 40, 13824, 32000, 4096, 1e-6},
-    {"llama-70b", Family::Llama, 80, 8192, 64, 8, 28672, 32000, 4096, 1e-5},
-    {"bert-base", Family::Bert, 12, 768, 12, 12, 3072, 30522, 512, 1e-12},
-    {"bert-large", Family::Bert, 24, 1024, 16, 16, 4096, 30522, 512, 1e-12},
+    {"gpt2-small", Family::Gpt2, 12, 768, 12, 12, 3072, 50257, 1024, 1e-5,
+     Activation::Gelu},
+    {"gpt2-medium", Family::Gpt2, 24, 1024, 16, 16, 4096, 50257, 1024, 1e-5,
+     Activation::Gelu},
+    {"gpt2-large", Family::Gpt2, 36, 1280, 20, 20, 5120, 50257, 1024, 1e-5,
+     Activation::Gelu},
+    {"gpt2-xl", Family::Gpt2, 48, 1600, 25, 25, 6400, 50257, 1024, 1e-5,
+     Activation::Gelu},
+    {"llama-7b", Family::Llama, 32, 4096, 32, 32, 11008, 32000, 4096, 1e-6,
+     Activation::Silu},
+    {"llama-13b", Family::Llama, 40, 5120, 40, 40, 13824, 32000, 4096, 1e-6,
+     Activation::Silu},
+    {"llama-70b", Family::Llama, 80, 8192, 64, 8, 28672, 32000, 4096, 1e-5,
+     Activation::Silu},
+    {"bert-base", Family::Bert, 12, 768, 12, 12, 3072, 30522, 512, 1e-12,
+     Activation::Gelu},
+    {"bert-large", Family::Bert, 24, 1024, 16, 16, 4096, 30522, 512, 1e-12,
+     Activation::Gelu},
 };
 
 std::optional<ModelConfig> memplan::gen::lookupModel(llvm::StringRef name) {

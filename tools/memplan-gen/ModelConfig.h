@@ -17,7 +17,13 @@
 
 namespace memplan::gen {
 
+/// GPT-2 (learned positions, LayerNorm, GELU MLP, tied LM head); the
+/// LLaMA family of decoders (LLaMA, Mistral, Qwen2, Gemma: RMSNorm, rotary
+/// positions, gated MLP, grouped-query attention); BERT (an encoder).
 enum class Family { Gpt2, Llama, Bert };
+
+/// The MLP's activation (in the LLaMA family, the gate's).
+enum class Activation { Gelu, Silu };
 
 /// The published shapes of a model.
 struct ModelConfig {
@@ -31,6 +37,26 @@ struct ModelConfig {
   int64_t vocab;
   int64_t maxPositions; ///< context length (learned position tables' size)
   double normEpsilon;
+  Activation activation;
+  /// Width of one attention head; 0: hidden / heads. Gemma's heads are
+  /// wider (heads x headDim != hidden).
+  int64_t headDim = 0;
+  /// LLaMA family: the LM head is the token embedding (Gemma, small Qwen2
+  /// models). GPT-2 and BERT always tie theirs.
+  bool tiedEmbeddings = false;
+  /// LLaMA family: biases on the query/key/value projections (Qwen2), on
+  /// the attention output, on the MLP's three projections.
+  bool qkvBias = false;
+  bool outputBias = false;
+  bool mlpBias = false;
+  /// LLaMA family: the embeddings are multiplied by sqrt(hidden) (Gemma).
+  bool scaledEmbeddings = false;
+  /// BERT: rows of the token-type embedding.
+  int64_t typeVocab = 2;
+
+  int64_t attentionHeadDim() const {
+    return headDim ? headDim : hidden / heads;
+  }
 };
 
 /// gpt2-small, gpt2-medium, gpt2-large, gpt2-xl, llama-7b, llama-13b,

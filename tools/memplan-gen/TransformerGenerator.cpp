@@ -20,6 +20,7 @@
 #include "GraphBuilder.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -111,10 +112,15 @@ private:
     GraphBuilder *g;
   };
 
+  /// The MLP's activation of `x`.
+  Value activation(Value x) {
+    return m.activation == Activation::Silu ? g.silu(x) : g.gelu(x);
+  }
+
   /// `x` through dropout when the step drops (train, --dropout > 0).
   Value dropout(Value x) { return o.dropout > 0 ? g.dropout(x, o.dropout) : x; }
 
-  int64_t headDim() const { return m.hidden / m.heads; }
+  int64_t headDim() const { return m.attentionHeadDim(); }
   int64_t queryLen() const { return o.mode == Mode::Decode ? 1 : o.seq; }
   int64_t keyLen() const { return o.mode == Mode::Decode ? o.kvLen : o.seq; }
 
@@ -194,7 +200,8 @@ Value TransformerGenerator::gpt2() {
     a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, h});
     x = g.add(x, dropout(apply(linear(h, h, p + ".attn.c_proj", true), a)));
     hidden = layerNorm(x, p + ".ln_2");
-    Value f = g.gelu(apply(linear(h, m.ffn, p + ".mlp.c_fc", true), hidden));
+    Value f =
+        activation(apply(linear(h, m.ffn, p + ".mlp.c_fc", true), hidden));
     x = g.add(x, dropout(apply(linear(m.ffn, h, p + ".mlp.c_proj", true), f)));
   }
   Value hidden = layerNorm(x, "ln_f");
@@ -208,15 +215,22 @@ Value TransformerGenerator::llama() {
   Type i64 = IntegerType::get(act.getContext(), 64);
   Value ids = g.argument({b, s}, i32, ArgumentRole::Input, "input_ids");
   Value positions = g.argument({s}, i64, ArgumentRole::Input, "positions");
-  Value x = g.embedding(param({m.vocab, h}, "tok_embeddings"), ids);
+  Value embeddingTable = param({m.vocab, h}, "tok_embeddings");
+  Value x = g.embedding(embeddingTable, ids);
+  // Gemma multiplies the embeddings by sqrt(hidden), a tensor of its own.
+  if (m.scaledEmbeddings)
+    x = g.mul(
+        x, g.argument({1}, act, ArgumentRole::Input, "embedding.normalizer"));
   for (int64_t l = 0; l < o.layers; ++l) {
     LayerCheckpoint checkpoint(*this);
     std::string p = "layers." + std::to_string(l);
     Value hidden =
         g.rmsNorm(x, param({h}, p + ".attention_norm"), m.normEpsilon);
-    Value q = apply(linear(h, nh * hd, p + ".attention.wq", false), hidden);
-    Value k = apply(linear(h, nkv * hd, p + ".attention.wk", false), hidden);
-    Value v = apply(linear(h, nkv * hd, p + ".attention.wv", false), hidden);
+    Value q = apply(linear(h, nh * hd, p + ".attention.wq", m.qkvBias), hidden);
+    Value k =
+        apply(linear(h, nkv * hd, p + ".attention.wk", m.qkvBias), hidden);
+    Value v =
+        apply(linear(h, nkv * hd, p + ".attention.wv", m.qkvBias), hidden);
     q = g.rope(g.reshape(q, {b, s, nh, hd}), positions);
     k = g.rope(g.reshape(k, {b, s, nkv, hd}), positions);
     v = g.reshape(v, {b, s, nkv, hd});
@@ -226,16 +240,21 @@ Value TransformerGenerator::llama() {
     if (o.mode == Mode::Decode)
       std::tie(k, v) = cache(k, v, p);
     Value a = attend(q, k, v, /*causal=*/true);
-    a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, h});
-    x = g.add(x, apply(linear(h, h, p + ".attention.wo", false), a));
+    a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, nh * hd});
+    x = g.add(x,
+              apply(linear(nh * hd, h, p + ".attention.wo", m.outputBias), a));
     hidden = g.rmsNorm(x, param({h}, p + ".ffn_norm"), m.normEpsilon);
     Value gate =
-        g.silu(apply(linear(h, m.ffn, p + ".feed_forward.w1", false), hidden));
-    Value up = apply(linear(h, m.ffn, p + ".feed_forward.w3", false), hidden);
-    x = g.add(x, apply(linear(m.ffn, h, p + ".feed_forward.w2", false),
+        apply(linear(h, m.ffn, p + ".feed_forward.w1", m.mlpBias), hidden);
+    gate = activation(gate);
+    Value up =
+        apply(linear(h, m.ffn, p + ".feed_forward.w3", m.mlpBias), hidden);
+    x = g.add(x, apply(linear(m.ffn, h, p + ".feed_forward.w2", m.mlpBias),
                        g.mul(gate, up)));
   }
   Value hidden = g.rmsNorm(x, param({h}, "norm"), m.normEpsilon);
+  if (m.tiedEmbeddings)
+    return g.matmul(hidden, embeddingTable, /*transposeRhs=*/true);
   return g.matmul(hidden, param({h, m.vocab}, "output"));
 }
 
@@ -249,7 +268,7 @@ Value TransformerGenerator::bert() {
       g.argument({b, s}, i32, ArgumentRole::Input, "position_ids");
   tiedEmbedding = param({m.vocab, h}, "embeddings.word");
   Value typeEmbedding =
-      g.embedding(param({2, h}, "embeddings.token_type"), typeIds);
+      g.embedding(param({m.typeVocab, h}, "embeddings.token_type"), typeIds);
   Value positionEmbedding = g.embedding(
       param({m.maxPositions, h}, "embeddings.position"), positionIds);
   Value wordEmbedding = g.embedding(tiedEmbedding, ids);
@@ -268,7 +287,7 @@ Value TransformerGenerator::bert() {
     a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, h});
     a = dropout(apply(linear(h, h, p + ".attention.output", true), a));
     x = layerNorm(g.add(x, a), p + ".attention.ln");
-    Value f = g.gelu(apply(linear(h, m.ffn, p + ".intermediate", true), x));
+    Value f = activation(apply(linear(h, m.ffn, p + ".intermediate", true), x));
     f = dropout(apply(linear(m.ffn, h, p + ".output", true), f));
     x = layerNorm(g.add(x, f), p + ".output.ln");
   }
@@ -413,7 +432,8 @@ static std::string findOversizedTensor(const GeneratorOptions &o) {
   const ModelConfig &m = o.model;
   int64_t queries = o.mode == Mode::Decode ? 1 : o.seq;
   int64_t keys = o.mode == Mode::Decode ? o.kvLen : o.seq;
-  int64_t width = std::max({m.hidden, m.ffn, m.vocab});
+  int64_t width =
+      std::max({m.hidden, m.ffn, m.vocab, m.heads * m.attentionHeadDim()});
   struct Term {
     const char *name;
     std::initializer_list<int64_t> dims;
@@ -423,6 +443,13 @@ static std::string findOversizedTensor(const GeneratorOptions &o) {
       {"KV cache (batch x kv-len x hidden)", {o.batch, keys, m.hidden, 8}},
       {"attention scores (batch x heads x tokens x keys)",
        {o.batch, m.heads, queries, keys, 8}},
+      {"embedding (vocabulary x hidden)", {m.vocab, m.hidden, 8}},
+      {"position embedding (positions x hidden)",
+       {m.maxPositions, m.hidden, 8}},
+      {"token-type embedding (types x hidden)", {m.typeVocab, m.hidden, 8}},
+      {"MLP weight (hidden x intermediate)", {m.hidden, m.ffn, 8}},
+      {"attention weight (hidden x heads x head width)",
+       {m.hidden, m.heads, m.attentionHeadDim(), 8}},
   };
   for (const Term &term : terms) {
     int64_t product = 1;
@@ -490,8 +517,11 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
   }
   if (options.layers == 0)
     options.layers = model.layers;
-  int64_t defaultSeq =
-      model.family == Family::Llama ? 4096 : model.maxPositions;
+  // Decoders with rotary positions default to 4096 tokens (or their
+  // context, if shorter); the others to their learned positions.
+  int64_t defaultSeq = model.family == Family::Llama
+                           ? std::min<int64_t>(4096, model.maxPositions)
+                           : model.maxPositions;
   if (options.seq == 0)
     options.seq = defaultSeq;
   if (options.kvLen == 0)
@@ -521,9 +551,10 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
   const char *mode = options.mode == Mode::Prefill  ? "prefill"
                      : options.mode == Mode::Decode ? "decode"
                                                     : "train";
+  // A function name from the model's (a config file's stem may hold dots).
   std::string name = model.name + "_" + mode;
   for (char &c : name)
-    if (c == '-')
+    if (!llvm::isAlnum(c))
       c = '_';
   GraphBuilder builder(context, name);
   builder.setMatmulWorkspace(options.matmulWorkspace);

@@ -1,0 +1,388 @@
+//===- HfConfig.cpp - Model shapes from a Hugging Face config.json --------===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Field names and defaults are those of the configuration classes in
+// Hugging Face transformers (LlamaConfig, MistralConfig, Qwen2Config,
+// GemmaConfig, GPT2Config, BertConfig), read with LLVM's JSON library.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HfConfig.h"
+
+#include "memplan/Support/InputBounds.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+
+using namespace llvm;
+using namespace memplan::gen;
+
+namespace {
+
+/// A config nests a few levels (rope_scaling, id2label); the bound keeps
+/// the recursive JSON parser far from the stack's end on hostile input.
+constexpr unsigned kMaxConfigNesting = 64;
+
+/// The largest dimension accepted: products of three of them stay within
+/// 63 bits, so the generator's own overflow checks see every shape.
+constexpr int64_t kMaxDimension = (int64_t(1) << 31) - 1;
+
+/// Fields that do not change the graph's memory: identifiers and token ids,
+/// numerics of ops whose tensors keep their shapes (rope parameters, the
+/// sliding window's mask contents, initialisation), dropout probabilities
+/// (memplan-gen takes dropout from --dropout) and bookkeeping.
+const char *const kFieldsWithoutMemoryEffect[] = {
+    "_name_or_path",
+    "architectures",
+    "auto_map",
+    "torch_dtype",
+    "dtype",
+    "transformers_version",
+    "bos_token_id",
+    "eos_token_id",
+    "pad_token_id",
+    "sep_token_id",
+    "decoder_start_token_id",
+    "initializer_range",
+    "use_cache",
+    "rope_theta",
+    "rope_scaling",
+    "rope_parameters",
+    "pretraining_tp",
+    "sliding_window",
+    "use_sliding_window",
+    "max_window_layers",
+    "attention_dropout",
+    "resid_pdrop",
+    "embd_pdrop",
+    "attn_pdrop",
+    "hidden_dropout_prob",
+    "attention_probs_dropout_prob",
+    "classifier_dropout",
+    "summary_type",
+    "summary_use_proj",
+    "summary_activation",
+    "summary_proj_to_labels",
+    "summary_first_dropout",
+    "task_specific_params",
+    "scale_attn_weights",
+    "scale_attn_by_inverse_layer_idx",
+    "reorder_and_upcast_attn",
+    "n_ctx",
+    "gradient_checkpointing",
+    "id2label",
+    "label2id",
+    "problem_type",
+    "finetuning_task",
+    "is_decoder",
+    "output_attentions",
+    "output_hidden_states",
+    "return_dict",
+    "chunk_size_feed_forward",
+    "hidden_act" // Gemma: legacy, hidden_activation is read
+};
+
+/// Fields whose presence (with a value that turns the feature on) means a
+/// graph memplan-gen does not build.
+struct UnsupportedField {
+  const char *key;
+  const char *what; ///< what memplan-gen builds instead
+};
+const UnsupportedField kUnsupportedFields[] = {
+    {"num_local_experts", "dense models (no mixture of experts)"},
+    {"num_experts", "dense models (no mixture of experts)"},
+    {"n_routed_experts", "dense models (no mixture of experts)"},
+    {"moe_intermediate_size", "dense models (no mixture of experts)"},
+    {"num_experts_per_tok", "dense models (no mixture of experts)"},
+    {"add_cross_attention", "decoder-only and encoder-only models"},
+    {"is_encoder_decoder", "decoder-only and encoder-only models"},
+    {"quantization_config",
+     "unquantized checkpoints; quantized weights are --weight-dtype int8 or "
+     "int4"}};
+
+/// One config object. Remembers the fields read, so that the rest can be
+/// reported, and the first bad field: each accessor returns a placeholder
+/// after an error, and the caller asks failed() once it has read them all.
+class ConfigReader {
+public:
+  explicit ConfigReader(const json::Object &object) : object(object) {}
+
+  /// A positive integer field; `fallback` when absent or null (none: the
+  /// field is required).
+  int64_t dimension(StringRef key, std::optional<int64_t> fallback = {}) {
+    const json::Value *value = lookup(key);
+    if (!value || value->kind() == json::Value::Null) {
+      if (!fallback)
+        fail("no '" + key + "' (the model's shape needs it)");
+      return fallback.value_or(1);
+    }
+    std::optional<int64_t> number = value->getAsInteger();
+    if (!number || *number < 1 || *number > kMaxDimension) {
+      fail(formatv("'{0}' must be an integer from 1 to {1}, got {2}", key,
+                   kMaxDimension, *value));
+      return 1;
+    }
+    return *number;
+  }
+
+  double epsilon(StringRef key, double fallback) {
+    const json::Value *value = lookup(key);
+    if (!value || value->kind() == json::Value::Null)
+      return fallback;
+    std::optional<double> number = value->getAsNumber();
+    if (!number || !std::isfinite(*number) || *number <= 0) {
+      fail(formatv("'{0}' must be a positive number, got {1}", key, *value));
+      return fallback;
+    }
+    return *number;
+  }
+
+  bool flag(StringRef key, bool fallback) {
+    const json::Value *value = lookup(key);
+    if (!value || value->kind() == json::Value::Null)
+      return fallback;
+    std::optional<bool> boolean = value->getAsBoolean();
+    if (!boolean)
+      fail(formatv("'{0}' must be true or false, got {1}", key, *value));
+    return boolean.value_or(fallback);
+  }
+
+  /// A string field; `fallback` when absent or null.
+  std::string string(StringRef key, StringRef fallback) {
+    const json::Value *value = lookup(key);
+    if (!value || value->kind() == json::Value::Null)
+      return fallback.str();
+    std::optional<StringRef> text = value->getAsString();
+    if (!text)
+      fail(formatv("'{0}' must be a string, got {1}", key, *value));
+    return text.value_or(fallback).str();
+  }
+
+  /// The MLP activation named by `key`: GELU in any of its forms, or SiLU.
+  Activation activation(StringRef key, StringRef fallback) {
+    std::string name = string(key, fallback);
+    if (name == "silu" || name == "swish")
+      return Activation::Silu;
+    if (!StringRef(name).starts_with("gelu"))
+      fail("'" + key + "' is '" + name +
+           "'; memplan-gen builds GELU (gelu, gelu_new, gelu_pytorch_tanh, "
+           "...) and SiLU (silu, swish) MLPs");
+    return Activation::Gelu;
+  }
+
+  /// Records a failure if a field turns on a feature memplan-gen does not
+  /// build.
+  void checkUnsupported() {
+    for (const UnsupportedField &field : kUnsupportedFields) {
+      const json::Value *value = lookup(field.key);
+      if (!value || value->kind() == json::Value::Null)
+        continue;
+      std::optional<bool> boolean = value->getAsBoolean();
+      std::optional<int64_t> number = value->getAsInteger();
+      if ((boolean && !*boolean) || (number && *number == 0))
+        continue;
+      fail(formatv("'{0}' is {1}: memplan-gen builds {2}", field.key, *value,
+                   field.what));
+    }
+  }
+
+  /// Fields neither read nor known to leave memory alone.
+  std::vector<std::string> unknownFields() const {
+    StringSet<> known;
+    for (StringRef key : kFieldsWithoutMemoryEffect)
+      known.insert(key);
+    std::vector<std::string> unknown;
+    for (const auto &entry : object)
+      if (!read.contains(entry.first) && !known.contains(entry.first))
+        unknown.push_back(entry.first.str());
+    llvm::sort(unknown);
+    return unknown;
+  }
+
+  /// Records `message` about the config unless a failure came first.
+  void fail(const Twine &message) {
+    if (firstError.empty())
+      firstError = message.str();
+  }
+  bool failed() const { return !firstError.empty(); }
+  Error takeError() const {
+    return createStringError(inconvertibleErrorCode(), firstError);
+  }
+
+private:
+  const json::Value *lookup(StringRef key) {
+    read.insert(key);
+    return object.get(key);
+  }
+
+  const json::Object &object;
+  StringSet<> read;
+  std::string firstError;
+};
+
+/// The LLaMA family's differences, as their configuration classes default
+/// them.
+struct DecoderDefaults {
+  const char *activation;
+  const char *activationKey; ///< Gemma: hidden_activation
+  int64_t maxPositions;
+  bool tiedEmbeddings;
+  bool qkvBias;          ///< Qwen2: always
+  bool readsBiasFlags;   ///< LLaMA: attention_bias, mlp_bias
+  bool scaledEmbeddings; ///< Gemma
+};
+
+std::optional<DecoderDefaults> decoderDefaults(StringRef modelType) {
+  if (modelType == "llama")
+    return DecoderDefaults{"silu", "hidden_act", 2048, false,
+                           false,  true,         false};
+  if (modelType == "mistral")
+    return DecoderDefaults{"silu", "hidden_act", 4096 * 32, false,
+                           false,  false,        false};
+  if (modelType == "qwen2")
+    return DecoderDefaults{"silu", "hidden_act", 32768, false,
+                           true,   false,        false};
+  if (modelType == "gemma")
+    return DecoderDefaults{"gelu_pytorch_tanh",
+                           "hidden_activation",
+                           8192,
+                           true,
+                           false,
+                           false,
+                           true};
+  return std::nullopt;
+}
+
+void readDecoder(ConfigReader &r, const DecoderDefaults &d, ModelConfig &m) {
+  m.family = Family::Llama;
+  m.hidden = r.dimension("hidden_size");
+  m.ffn = r.dimension("intermediate_size");
+  m.heads = r.dimension("num_attention_heads");
+  m.kvHeads = r.dimension("num_key_value_heads", m.heads);
+  m.headDim = r.dimension("head_dim", int64_t(0));
+  m.layers = r.dimension("num_hidden_layers");
+  m.vocab = r.dimension("vocab_size");
+  m.maxPositions = r.dimension("max_position_embeddings", d.maxPositions);
+  m.normEpsilon = r.epsilon("rms_norm_eps", 1e-6);
+  m.tiedEmbeddings = r.flag("tie_word_embeddings", d.tiedEmbeddings);
+  m.activation = r.activation(d.activationKey, d.activation);
+  m.qkvBias = d.qkvBias;
+  m.scaledEmbeddings = d.scaledEmbeddings;
+  if (d.readsBiasFlags) {
+    m.qkvBias = m.outputBias = r.flag("attention_bias", false);
+    m.mlpBias = r.flag("mlp_bias", false);
+  }
+}
+
+void readGpt2(ConfigReader &r, ModelConfig &m) {
+  m.family = Family::Gpt2;
+  m.hidden = r.dimension("n_embd");
+  m.heads = m.kvHeads = r.dimension("n_head");
+  m.layers = r.dimension("n_layer");
+  m.vocab = r.dimension("vocab_size");
+  m.maxPositions = r.dimension("n_positions");
+  m.ffn = r.dimension("n_inner", 4 * m.hidden);
+  m.normEpsilon = r.epsilon("layer_norm_epsilon", 1e-5);
+  m.activation = r.activation("activation_function", "gelu_new");
+}
+
+void readBert(ConfigReader &r, ModelConfig &m) {
+  m.family = Family::Bert;
+  m.hidden = r.dimension("hidden_size");
+  m.ffn = r.dimension("intermediate_size");
+  m.heads = m.kvHeads = r.dimension("num_attention_heads");
+  m.layers = r.dimension("num_hidden_layers");
+  m.vocab = r.dimension("vocab_size");
+  m.maxPositions = r.dimension("max_position_embeddings");
+  m.typeVocab = r.dimension("type_vocab_size", int64_t(2));
+  m.normEpsilon = r.epsilon("layer_norm_eps", 1e-12);
+  m.activation = r.activation("hidden_act", "gelu");
+  std::string positions = r.string("position_embedding_type", "absolute");
+  if (positions != "absolute")
+    r.fail("'position_embedding_type' is '" + positions +
+           "'; memplan-gen builds BERT's absolute position embeddings");
+}
+
+/// The shape checks every family shares.
+void checkShapes(ConfigReader &r, const ModelConfig &m) {
+  if (m.heads % m.kvHeads != 0)
+    r.fail(formatv("the {0} attention heads are not a multiple of the {1} "
+                   "key/value heads",
+                   m.heads, m.kvHeads));
+  else if (m.headDim == 0 && m.hidden % m.heads != 0)
+    r.fail(formatv("the hidden size {0} is not a multiple of the {1} "
+                   "attention heads, and there is no 'head_dim'",
+                   m.hidden, m.heads));
+  else if (m.family == Family::Llama && m.attentionHeadDim() % 2 != 0)
+    r.fail(formatv("the attention heads are {0} wide; rotary embeddings "
+                   "rotate pairs, so the width must be even",
+                   m.attentionHeadDim()));
+}
+
+} // namespace
+
+std::string memplan::gen::hfModelTypes() {
+  return "llama, mistral, qwen2, gemma, gpt2 or bert";
+}
+
+Expected<HfConfig> memplan::gen::parseHfConfig(StringRef text, StringRef name) {
+  if (Error deep = memplan::checkInputNesting(text, kMaxConfigNesting))
+    return std::move(deep);
+  Expected<json::Value> parsed = json::parse(text);
+  if (!parsed)
+    return createStringError(inconvertibleErrorCode(),
+                             "not JSON: " + toString(parsed.takeError()));
+  const json::Object *object = parsed->getAsObject();
+  if (!object)
+    return createStringError(inconvertibleErrorCode(),
+                             "a config must be a JSON object");
+  ConfigReader reader(*object);
+  HfConfig config;
+  ModelConfig &m = config.model;
+  m.name = name.str();
+  reader.checkUnsupported();
+  std::string modelType = reader.string("model_type", "");
+  if (reader.failed())
+    return reader.takeError();
+  if (std::optional<DecoderDefaults> defaults = decoderDefaults(modelType))
+    readDecoder(reader, *defaults, m);
+  else if (modelType == "gpt2")
+    readGpt2(reader, m);
+  else if (modelType == "bert")
+    readBert(reader, m);
+  else if (modelType.empty())
+    reader.fail("no 'model_type'; memplan-gen reads " + hfModelTypes());
+  else
+    reader.fail("'model_type' is '" + modelType + "'; memplan-gen reads " +
+                hfModelTypes());
+  if (!reader.failed())
+    checkShapes(reader, m);
+  if (reader.failed())
+    return reader.takeError();
+  config.unknownFields = reader.unknownFields();
+  return config;
+}
+
+Expected<HfConfig> memplan::gen::readHfConfig(StringRef path) {
+  auto fail = [&](Error error) -> Error {
+    return createStringError(inconvertibleErrorCode(),
+                             path + ": " + toString(std::move(error)));
+  };
+  Expected<std::unique_ptr<MemoryBuffer>> input =
+      memplan::readBoundedInput(path);
+  if (!input)
+    return fail(input.takeError());
+  StringRef name = path == "-" ? StringRef("hf-config") : sys::path::stem(path);
+  Expected<HfConfig> config = parseHfConfig((*input)->getBuffer(), name);
+  if (!config)
+    return fail(config.takeError());
+  return config;
+}

@@ -1,0 +1,158 @@
+//===- HfConfigTest.cpp - Reading Hugging Face configs --------------------===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "HfConfig.h"
+
+#include "gtest/gtest.h"
+
+using namespace memplan::gen;
+
+namespace {
+
+/// The config, which must read.
+ModelConfig read(llvm::StringRef json) {
+  llvm::Expected<HfConfig> config = parseHfConfig(json, "m");
+  if (!config) {
+    ADD_FAILURE() << llvm::toString(config.takeError());
+    return {};
+  }
+  return config->model;
+}
+
+/// The error reading the config, which must fail.
+std::string errorOf(llvm::StringRef json) {
+  llvm::Expected<HfConfig> config = parseHfConfig(json, "m");
+  if (config) {
+    ADD_FAILURE() << "read: " << json.str();
+    return "";
+  }
+  return llvm::toString(config.takeError());
+}
+
+constexpr const char *kLlamaShape =
+    R"("hidden_size": 64, "intermediate_size": 160,
+       "num_attention_heads": 8, "num_hidden_layers": 3,
+       "vocab_size": 100)";
+
+std::string decoder(const std::string &type, const std::string &extra = "") {
+  return "{\"model_type\": \"" + type + "\", " + kLlamaShape +
+         (extra.empty() ? "" : ", " + extra) + "}";
+}
+
+TEST(HfConfigTest, LlamaDefaultsAsLlamaConfig) {
+  ModelConfig m = read(decoder("llama"));
+  EXPECT_EQ(m.family, Family::Llama);
+  EXPECT_EQ(m.hidden, 64);
+  EXPECT_EQ(m.ffn, 160);
+  EXPECT_EQ(m.heads, 8);
+  EXPECT_EQ(m.kvHeads, 8); // num_key_value_heads defaults to the heads
+  EXPECT_EQ(m.layers, 3);
+  EXPECT_EQ(m.vocab, 100);
+  EXPECT_EQ(m.attentionHeadDim(), 8);
+  EXPECT_EQ(m.maxPositions, 2048);
+  EXPECT_DOUBLE_EQ(m.normEpsilon, 1e-6);
+  EXPECT_EQ(m.activation, Activation::Silu);
+  EXPECT_FALSE(m.tiedEmbeddings);
+  EXPECT_FALSE(m.qkvBias || m.outputBias || m.mlpBias || m.scaledEmbeddings);
+}
+
+TEST(HfConfigTest, LlamaBiasFlags) {
+  ModelConfig m = read(decoder("llama", R"("attention_bias": true)"));
+  EXPECT_TRUE(m.qkvBias && m.outputBias);
+  EXPECT_FALSE(m.mlpBias);
+  m = read(decoder("llama", R"("mlp_bias": true)"));
+  EXPECT_TRUE(m.mlpBias);
+  EXPECT_FALSE(m.qkvBias || m.outputBias);
+}
+
+TEST(HfConfigTest, FamilyDifferences) {
+  // Qwen2 always has query/key/value biases, never an output bias.
+  ModelConfig qwen = read(decoder("qwen2", R"("tie_word_embeddings": true)"));
+  EXPECT_TRUE(qwen.qkvBias);
+  EXPECT_FALSE(qwen.outputBias);
+  EXPECT_TRUE(qwen.tiedEmbeddings);
+  EXPECT_EQ(qwen.maxPositions, 32768);
+  // Gemma ties its head, scales its embeddings, gates with GELU; heads may
+  // be wider than hidden / heads.
+  ModelConfig gemma = read(decoder("gemma", R"("head_dim": 32)"));
+  EXPECT_TRUE(gemma.tiedEmbeddings && gemma.scaledEmbeddings);
+  EXPECT_EQ(gemma.activation, Activation::Gelu);
+  EXPECT_EQ(gemma.attentionHeadDim(), 32);
+  // Its activation is hidden_activation; the legacy hidden_act is not read.
+  gemma = read(decoder("gemma", R"("hidden_act": "relu",
+                                   "hidden_activation": "silu")"));
+  EXPECT_EQ(gemma.activation, Activation::Silu);
+  ModelConfig mistral = read(decoder("mistral", R"("num_key_value_heads": 2,
+                                 "sliding_window": 4096)"));
+  EXPECT_EQ(mistral.kvHeads, 2);
+  EXPECT_EQ(mistral.maxPositions, 4096 * 32);
+}
+
+TEST(HfConfigTest, Gpt2AndBert) {
+  ModelConfig gpt2 = read(R"({"model_type": "gpt2", "n_embd": 48.0,
+      "n_head": 4, "n_layer": 2, "n_positions": 64, "vocab_size": 90,
+      "n_inner": null, "activation_function": "gelu_new"})");
+  EXPECT_EQ(gpt2.family, Family::Gpt2);
+  EXPECT_EQ(gpt2.hidden, 48);  // an integral double is an integer
+  EXPECT_EQ(gpt2.ffn, 4 * 48); // n_inner null: 4 x n_embd
+  EXPECT_EQ(gpt2.kvHeads, 4);
+  EXPECT_DOUBLE_EQ(gpt2.normEpsilon, 1e-5);
+  ModelConfig bert = read(R"({"model_type": "bert", "hidden_size": 32,
+      "intermediate_size": 64, "num_attention_heads": 2,
+      "num_hidden_layers": 1, "vocab_size": 50,
+      "max_position_embeddings": 40, "type_vocab_size": 3,
+      "layer_norm_eps": 1e-7})");
+  EXPECT_EQ(bert.family, Family::Bert);
+  EXPECT_EQ(bert.typeVocab, 3);
+  EXPECT_EQ(bert.maxPositions, 40);
+  EXPECT_DOUBLE_EQ(bert.normEpsilon, 1e-7);
+  EXPECT_EQ(bert.activation, Activation::Gelu);
+}
+
+TEST(HfConfigTest, UnknownFieldsAreListedNotFatal) {
+  llvm::Expected<HfConfig> config = parseHfConfig(
+      decoder("llama", R"("zeta": 1, "rope_theta": 500000.0, "alpha": [],
+                          "bos_token_id": 1)"),
+      "m");
+  ASSERT_TRUE(bool(config)) << llvm::toString(config.takeError());
+  EXPECT_EQ(config->unknownFields, (std::vector<std::string>{"alpha", "zeta"}));
+}
+
+TEST(HfConfigTest, ErrorsNameTheField) {
+  EXPECT_EQ(errorOf(R"({"model_type": "llama", "hidden_size": 64})"),
+            "no 'intermediate_size' (the model's shape needs it)");
+  EXPECT_EQ(errorOf(decoder("llama", R"("num_key_value_heads": 0)")),
+            "'num_key_value_heads' must be an integer from 1 to 2147483647, "
+            "got 0");
+  EXPECT_EQ(errorOf(decoder("llama", R"("rms_norm_eps": "small")")),
+            "'rms_norm_eps' must be a positive number, got \"small\"");
+  EXPECT_EQ(errorOf(decoder("llama", R"("tie_word_embeddings": 1)")),
+            "'tie_word_embeddings' must be true or false, got 1");
+  EXPECT_EQ(errorOf(decoder("llama", R"("hidden_act": "relu")")),
+            "'hidden_act' is 'relu'; memplan-gen builds GELU (gelu, gelu_new, "
+            "gelu_pytorch_tanh, ...) and SiLU (silu, swish) MLPs");
+  EXPECT_EQ(errorOf(decoder("mistral", R"("num_local_experts": 8)")),
+            "'num_local_experts' is 8: memplan-gen builds dense models (no "
+            "mixture of experts)");
+  EXPECT_EQ(errorOf(R"({"hidden_size": 64})"),
+            "no 'model_type'; memplan-gen reads llama, mistral, qwen2, gemma, "
+            "gpt2 or bert");
+  EXPECT_EQ(
+      errorOf("{\"a\": " + std::string(100, '[') + std::string(100, ']') + "}"),
+      "line 1: the input nests brackets more than 64 deep; memplan's "
+      "tools refuse such input rather than overflow the parser's stack");
+}
+
+TEST(HfConfigTest, FeaturesSwitchedOffAreAccepted) {
+  ModelConfig m = read(decoder("llama", R"("num_experts": 0,
+                                           "add_cross_attention": false,
+                                           "quantization_config": null)"));
+  EXPECT_EQ(m.hidden, 64);
+}
+
+} // namespace
