@@ -43,7 +43,7 @@ struct FunctionMemory {
   uint64_t parameters = 0;
   std::map<std::string, uint64_t> weightsByType;
   uint64_t weights = 0, kvCache = 0, inputs = 0, optimizerStates = 0,
-           masterWeights = 0, otherArguments = 0;
+           masterWeights = 0, gradientAccumulators = 0, otherArguments = 0;
   uint64_t arena = 0, lowerBound = 0, withoutReuse = 0, bufferCount = 0;
   /// The lower bound of the order as written, if --memplan-schedule ran.
   std::optional<uint64_t> unscheduledLowerBound;
@@ -59,7 +59,7 @@ struct FunctionMemory {
 
   uint64_t total() const {
     return weights + kvCache + inputs + optimizerStates + masterWeights +
-           otherArguments + arena + outputs;
+           gradientAccumulators + otherArguments + arena + outputs;
   }
 };
 
@@ -123,6 +123,9 @@ FailureOr<FunctionMemory> measure(FunctionOpInterface function) {
       break;
     case ArgumentRole::MasterWeight:
       memory.masterWeights += size.bytes;
+      break;
+    case ArgumentRole::GradientAccumulator:
+      memory.gradientAccumulators += size.bytes;
       break;
     }
   }
@@ -195,6 +198,8 @@ void printTable(raw_ostream &os, const FunctionMemory &m) {
   row("  inputs", m.inputs);
   row("  optimizer states", m.optimizerStates);
   row("  master weights", m.masterWeights);
+  if (m.gradientAccumulators)
+    row("  gradient accumulators", m.gradientAccumulators);
   if (m.otherArguments)
     row("  other arguments", m.otherArguments);
   row("  activation arena (planned)", m.arena);
@@ -237,6 +242,8 @@ void writeJson(raw_ostream &os, ArrayRef<FunctionMemory> functions) {
         json.attribute("input_bytes", m.inputs);
         json.attribute("optimizer_state_bytes", m.optimizerStates);
         json.attribute("master_weight_bytes", m.masterWeights);
+        if (m.gradientAccumulators)
+          json.attribute("gradient_accumulator_bytes", m.gradientAccumulators);
         json.attribute("other_argument_bytes", m.otherArguments);
         json.attribute("arena_bytes", m.arena);
         json.attribute("lower_bound_bytes", m.lowerBound);

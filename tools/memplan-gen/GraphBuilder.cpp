@@ -455,6 +455,15 @@ SmallVector<std::pair<Value, Value>> GraphBuilder::backward(Value output,
   return weightGradients;
 }
 
+Value GraphBuilder::accumulateInto(Value buffer, Value gradient) {
+  OpBuilder::InsertionGuard guard(builder);
+  if (Operation *producer = gradient.getDefiningOp())
+    builder.setInsertionPointAfter(producer);
+  return generic("grad_accumulate", {buffer, gradient}, {buffer.getType()},
+                 {ResultRole::Gradient}, /*scratch=*/0, /*aliases=*/{0})
+      .front();
+}
+
 OwningOpRef<ModuleOp> GraphBuilder::finish(ValueRange results) {
   func::ReturnOp::create(builder, loc, results);
   Block &entry = function.getBody().front();

@@ -105,6 +105,12 @@ public:
   llvm::SmallVector<std::pair<mlir::Value, mlir::Value>>
   backward(mlir::Value output, mlir::Value gradient);
 
+  /// A weight's final `gradient` added into `buffer` (a persistent gradient
+  /// buffer, converting to its type) by a `grad_accumulate` op placed just
+  /// after the op that made the gradient, as PyTorch's AccumulateGrad does:
+  /// the gradient dies there. Returns the updated buffer (in place).
+  mlir::Value accumulateInto(mlir::Value buffer, mlir::Value gradient);
+
   /// Returns `results`, sets the function type and argument attributes.
   mlir::OwningOpRef<mlir::ModuleOp> finish(mlir::ValueRange results);
 

@@ -37,8 +37,9 @@ constexpr int64_t kMaxDimension = (int64_t(1) << 31) - 1;
 
 /// Fields that do not change the graph's memory: identifiers and token ids,
 /// numerics of ops whose tensors keep their shapes (rope parameters, the
-/// sliding window's mask contents, initialisation), dropout probabilities
-/// (memplan-gen takes dropout from --dropout) and bookkeeping.
+/// sliding window's mask contents, initialisation), the dropout
+/// probabilities not read (one per model is: a stack preset's) and
+/// bookkeeping.
 const char *const kFieldsWithoutMemoryEffect[] = {
     "_name_or_path",
     "architectures",
@@ -60,11 +61,8 @@ const char *const kFieldsWithoutMemoryEffect[] = {
     "sliding_window",
     "use_sliding_window",
     "max_window_layers",
-    "attention_dropout",
-    "resid_pdrop",
     "embd_pdrop",
     "attn_pdrop",
-    "hidden_dropout_prob",
     "attention_probs_dropout_prob",
     "classifier_dropout",
     "summary_type",
@@ -129,6 +127,20 @@ public:
       fail(formatv("'{0}' must be an integer from 1 to {1}, got {2}", key,
                    kMaxDimension, *value));
       return 1;
+    }
+    return *number;
+  }
+
+  /// A probability in [0, 1).
+  double probability(StringRef key, double fallback) {
+    const json::Value *value = lookup(key);
+    if (!value || value->kind() == json::Value::Null)
+      return fallback;
+    std::optional<double> number = value->getAsNumber();
+    if (!number || !(*number >= 0 && *number < 1)) {
+      fail(formatv("'{0}' must be a probability in [0, 1), got {1}", key,
+                   *value));
+      return fallback;
     }
     return *number;
   }
@@ -274,6 +286,7 @@ void readDecoder(ConfigReader &r, const DecoderDefaults &d, ModelConfig &m) {
   m.normEpsilon = r.epsilon("rms_norm_eps", 1e-6);
   m.tiedEmbeddings = r.flag("tie_word_embeddings", d.tiedEmbeddings);
   m.activation = r.activation(d.activationKey, d.activation);
+  m.dropout = r.probability("attention_dropout", 0.0);
   m.qkvBias = d.qkvBias;
   m.scaledEmbeddings = d.scaledEmbeddings;
   if (d.readsBiasFlags) {
@@ -292,6 +305,7 @@ void readGpt2(ConfigReader &r, ModelConfig &m) {
   m.ffn = r.dimension("n_inner", 4 * m.hidden);
   m.normEpsilon = r.epsilon("layer_norm_epsilon", 1e-5);
   m.activation = r.activation("activation_function", "gelu_new");
+  m.dropout = r.probability("resid_pdrop", 0.1);
 }
 
 void readBert(ConfigReader &r, ModelConfig &m) {
@@ -305,6 +319,7 @@ void readBert(ConfigReader &r, ModelConfig &m) {
   m.typeVocab = r.dimension("type_vocab_size", int64_t(2));
   m.normEpsilon = r.epsilon("layer_norm_eps", 1e-12);
   m.activation = r.activation("hidden_act", "gelu");
+  m.dropout = r.probability("hidden_dropout_prob", 0.1);
   std::string positions = r.string("position_embedding_type", "absolute");
   if (positions != "absolute")
     r.fail("'position_embedding_type' is '" + positions +

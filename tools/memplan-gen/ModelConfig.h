@@ -54,8 +54,16 @@ struct ModelConfig {
   /// BERT: rows of the token-type embedding.
   int64_t typeVocab = 2;
 
+  /// The dropout probability a stack preset trains with: a config's own
+  /// (resid_pdrop, hidden_dropout_prob, attention_dropout); none: the
+  /// family's default (GPT-2 and BERT 0.1, the LLaMA family 0).
+  std::optional<double> dropout;
+
   int64_t attentionHeadDim() const {
     return headDim ? headDim : hidden / heads;
+  }
+  double trainingDropout() const {
+    return dropout.value_or(family == Family::Llama ? 0.0 : 0.1);
   }
 };
 

@@ -48,6 +48,10 @@ public:
   Value buildForward();
   Value loss(Value logits);
   void optimizerStep(ArrayRef<std::pair<Value, Value>> gradients);
+  /// Each weight's gradient added into its persistent buffer, if the step
+  /// keeps them; the pairs then name the buffers.
+  SmallVector<std::pair<Value, Value>>
+  accumulate(SmallVector<std::pair<Value, Value>> gradients);
 
 private:
   Value param(ArrayRef<int64_t> shape, const std::string &name) {
@@ -327,7 +331,7 @@ Value TransformerGenerator::loss(Value logits) {
         g.generic("nll_loss_backward", {logProbabilities, labels},
                   {logProbabilities.getType()}, {ResultRole::Activation})
             .front();
-    optimizerStep(g.backward(logProbabilities, gradient));
+    optimizerStep(accumulate(g.backward(logProbabilities, gradient)));
     return value;
   }
   Value value = g.generic("cross_entropy", {logits, labels},
@@ -336,9 +340,27 @@ Value TransformerGenerator::loss(Value logits) {
   Value gradient = g.generic("cross_entropy_backward", {logits, labels},
                              {logits.getType()}, {ResultRole::Activation})
                        .front();
-  SmallVector<std::pair<Value, Value>> gradients = g.backward(logits, gradient);
-  optimizerStep(gradients);
+  optimizerStep(accumulate(g.backward(logits, gradient)));
   return value;
+}
+
+SmallVector<std::pair<Value, Value>> TransformerGenerator::accumulate(
+    SmallVector<std::pair<Value, Value>> gradients) {
+  if (o.gradientBuffer == GradientBuffer::None)
+    return gradients;
+  for (auto &[weight, gradient] : gradients) {
+    auto type = cast<RankedTensorType>(weight.getType());
+    Type element = o.gradientBuffer == GradientBuffer::F32
+                       ? Float32Type::get(act.getContext())
+                       : type.getElementType();
+    std::string name =
+        "w" + std::to_string(cast<BlockArgument>(weight).getArgNumber());
+    Value buffer =
+        g.argument(type.getShape(), element, ArgumentRole::GradientAccumulator,
+                   name + ".grad");
+    gradient = g.accumulateInto(buffer, gradient);
+  }
+  return gradients;
 }
 
 void TransformerGenerator::optimizerStep(
@@ -506,9 +528,21 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
   }
   if (options.mode != Mode::Train &&
       (options.dropout > 0 || options.loss != Loss::Fused ||
-       options.optimizer != Optimizer::AdamW)) {
-    error = "dropout, the loss and the optimizer apply to train mode "
-            "(inference runs none of them)";
+       options.optimizer != Optimizer::AdamW || options.microBatches != 1 ||
+       options.gradientBuffer != GradientBuffer::None)) {
+    error = "dropout, the loss, the optimizer and gradient buffers apply to "
+            "train mode (inference runs none of them)";
+    return nullptr;
+  }
+  if (options.microBatches < 1) {
+    error = "gradient accumulation needs at least 1 micro-batch";
+    return nullptr;
+  }
+  if (options.microBatches > 1 &&
+      options.gradientBuffer == GradientBuffer::None) {
+    error = "accumulating " + std::to_string(options.microBatches) +
+            " micro-batches needs a gradient buffer (--grad-buffer weight or "
+            "f32)";
     return nullptr;
   }
   if (options.mode == Mode::Decode && model.family == Family::Bert) {

@@ -42,6 +42,13 @@ enum class Loss { Fused, F32 };
 /// f32 absmax per block of 256 elements of each).
 enum class Optimizer { AdamW, Sgd, Adafactor, AdamW8Bit };
 
+/// Persistent gradient buffers of a training step, one per weight, that
+/// live through the forward pass (arguments, role gradient_accumulator):
+/// none (each gradient goes from the backward pass to the optimizer); in
+/// the weights' type (PyTorch's `.grad` while accumulating micro-batches);
+/// or f32 (DeepSpeed's bf16 optimizer, Megatron's main_grad buffer).
+enum class GradientBuffer { None, WeightType, F32 };
+
 struct GeneratorOptions {
   ModelConfig model;
   int64_t layers = 0; ///< 0: the model's
@@ -61,6 +68,12 @@ struct GeneratorOptions {
   double dropout = 0;
   Loss loss = Loss::Fused;
   Optimizer optimizer = Optimizer::AdamW;
+  /// Train: micro-batches per optimizer step. With more than one, gradients
+  /// accumulate in `gradientBuffer` (which must not be None); the graph is
+  /// the last micro-batch, the one that runs the optimizer (earlier ones run
+  /// the same forward and backward with the same buffers live).
+  int64_t microBatches = 1;
+  GradientBuffer gradientBuffer = GradientBuffer::None;
   /// Bytes of the math library's workspace (cuBLAS) given to every matmul.
   int64_t matmulWorkspace = 0;
 };

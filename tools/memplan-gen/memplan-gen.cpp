@@ -102,6 +102,25 @@ static llvm::cl::opt<std::string> optimizerKind(
                    "256 elements); f32 master weights unless the weights "
                    "are f32"),
     llvm::cl::init("adamw"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> gradAccum(
+    "grad-accum",
+    llvm::cl::desc("Train: micro-batches per optimizer step (default 1); "
+                   "with more, gradients accumulate in --grad-buffer, live "
+                   "through the forward pass"),
+    llvm::cl::init(1), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string> gradBufferKind(
+    "grad-buffer",
+    llvm::cl::desc("Train: persistent gradient buffers, none (default with "
+                   "one micro-batch), weight (the weights' type, as PyTorch's "
+                   ".grad; default with --grad-accum above 1) or f32 "
+                   "(DeepSpeed's bf16 optimizer, Megatron's main_grad)"),
+    llvm::cl::init("none"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string> stackName(
+    "stack",
+    llvm::cl::desc("Train: set the options a training stack runs with "
+                   "(memplan, hf-trainer, deepspeed-zero0 or megatron; see "
+                   "docs/generator.md); options given explicitly win"),
+    llvm::cl::init("memplan"), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string> gpuName(
     "gpu",
     llvm::cl::desc("The GPU the graph is for, as sm_<capability> (sm_80, "
@@ -145,6 +164,32 @@ parseChoice(llvm::StringRef kind, llvm::StringRef value,
   return std::nullopt;
 }
 
+namespace {
+/// What a training stack runs: the options a --stack preset sets.
+struct StackPreset {
+  llvm::StringRef name;
+  bool modelDropout;          ///< the model's own dropout (else none)
+  llvm::StringRef loss;       ///< --loss
+  llvm::StringRef gradBuffer; ///< --grad-buffer; "" : "weight" when
+                              ///< accumulating micro-batches, else "none"
+};
+
+/// The presets, documented in docs/generator.md. Every stack here runs
+/// fused (SDPA/FlashAttention) attention and AdamW, memplan-gen's defaults.
+const StackPreset kStacks[] = {
+    // memplan's own step: no dropout, fused cross-entropy.
+    {"memplan", false, "fused", ""},
+    // PyTorch eager + Hugging Face Trainer: the model's dropout, the loss on
+    // f32 logits, gradients accumulated in .grad (the weights' type).
+    {"hf-trainer", true, "f32", ""},
+    // DeepSpeed ZeRO-0 with bf16: its optimizer keeps an f32 gradient for
+    // every weight, into which each backward pass accumulates.
+    {"deepspeed-zero0", true, "f32", "f32"},
+    // Megatron-LM: the f32 main_grad buffer, the loss on f32 logits.
+    {"megatron", true, "f32", "f32"},
+};
+} // namespace
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   // The description must outlive the parser (cl::desc keeps a StringRef).
@@ -173,6 +218,22 @@ int main(int argc, char **argv) {
                 "'; expected one of: " + modelNames());
   }
   std::string error;
+  const StackPreset *stack = nullptr;
+  for (const StackPreset &preset : kStacks)
+    if (preset.name == stackName)
+      stack = &preset;
+  if (!stack)
+    return fail("unknown stack '" + stackName +
+                "'; expected memplan, hf-trainer, deepspeed-zero0 or "
+                "megatron");
+  bool trainStack = stackName.getNumOccurrences() > 0;
+  // A preset fills in what the command line leaves unsaid.
+  if (trainStack && !lossKind.getNumOccurrences())
+    lossKind = stack->loss.str();
+  if (!gradBufferKind.getNumOccurrences())
+    gradBufferKind = !stack->gradBuffer.empty() ? stack->gradBuffer.str()
+                     : gradAccum > 1            ? "weight"
+                                                : "none";
   std::optional<Mode> mode = parseChoice<Mode>("mode", modeName,
                                                {{"prefill", Mode::Prefill},
                                                 {"decode", Mode::Decode},
@@ -188,6 +249,12 @@ int main(int argc, char **argv) {
                                  error);
   std::optional<Loss> loss = parseChoice<Loss>(
       "loss", lossKind, {{"fused", Loss::Fused}, {"f32", Loss::F32}}, error);
+  std::optional<GradientBuffer> gradientBuffer =
+      parseChoice<GradientBuffer>("gradient buffer", gradBufferKind,
+                                  {{"none", GradientBuffer::None},
+                                   {"weight", GradientBuffer::WeightType},
+                                   {"f32", GradientBuffer::F32}},
+                                  error);
   std::optional<Optimizer> optimizer =
       parseChoice<Optimizer>("optimizer", optimizerKind,
                              {{"adamw", Optimizer::AdamW},
@@ -197,12 +264,20 @@ int main(int argc, char **argv) {
                              error);
   if (!error.empty())
     return fail(error);
+  if (trainStack && *mode != Mode::Train)
+    return fail("--stack sets how a training step runs; it needs --mode "
+                "train");
   options.mode = *mode;
   options.unfusedAttention = *unfused;
   options.checkpointing = *checkpointing;
   options.loss = *loss;
   options.optimizer = *optimizer;
   options.dropout = dropoutProbability;
+  if (trainStack && stack->modelDropout &&
+      !dropoutProbability.getNumOccurrences())
+    options.dropout = options.model.trainingDropout();
+  options.microBatches = gradAccum;
+  options.gradientBuffer = *gradientBuffer;
   options.layers = layers;
   options.batch = batch;
   options.seq = seq;
@@ -250,9 +325,14 @@ int main(int argc, char **argv) {
                << (optimizerKind != "adamw" ? " --optimizer " + optimizerKind
                                             : std::string())
                << " --gpu " << gpuName;
-  if (dropoutProbability != 0)
-    output->os() << " --dropout "
-                 << llvm::format("%g", double(dropoutProbability));
+  if (trainStack)
+    output->os() << " --stack " << stackName;
+  if (options.dropout != 0)
+    output->os() << " --dropout " << llvm::format("%g", options.dropout);
+  if (gradAccum != 1)
+    output->os() << " --grad-accum " << gradAccum;
+  if (gradBufferKind != "none")
+    output->os() << " --grad-buffer " << gradBufferKind;
   output->os() << " --matmul-workspace " << options.matmulWorkspace << "\n";
   module->print(output->os());
   output->os() << "\n";

@@ -114,6 +114,18 @@ TEST(HfConfigTest, Gpt2AndBert) {
   EXPECT_EQ(bert.activation, Activation::Gelu);
 }
 
+TEST(HfConfigTest, DropoutAStackTrainsWith) {
+  EXPECT_DOUBLE_EQ(read(decoder("llama")).trainingDropout(), 0.0);
+  EXPECT_DOUBLE_EQ(
+      read(decoder("qwen2", R"("attention_dropout": 0.05)")).trainingDropout(),
+      0.05);
+  ModelConfig gpt2 = read(R"({"model_type": "gpt2", "n_embd": 48,
+      "n_head": 4, "n_layer": 2, "n_positions": 64, "vocab_size": 90})");
+  EXPECT_DOUBLE_EQ(gpt2.trainingDropout(), 0.1); // resid_pdrop's default
+  EXPECT_EQ(errorOf(decoder("llama", R"("attention_dropout": 1.0)")),
+            "'attention_dropout' must be a probability in [0, 1), got 1");
+}
+
 TEST(HfConfigTest, UnknownFieldsAreListedNotFatal) {
   llvm::Expected<HfConfig> config = parseHfConfig(
       decoder("llama", R"("zeta": 1, "rope_theta": 500000.0, "alpha": [],

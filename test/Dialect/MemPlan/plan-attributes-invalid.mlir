@@ -80,7 +80,7 @@ func.func @typo() attributes {memplan.offset = 0 : i64} {
 
 // Roles are enum attributes: a string (the old spelling) is refused, and a
 // misspelt role does not parse.
-// expected-error @+1 {{'memplan.role' of argument #0 is "weight"; roles are #memplan.role<weight>, <quantization_scale>, <input>, <kv_cache>, <optimizer_state> and <master_weight>}}
+// expected-error @+1 {{'memplan.role' of argument #0 is "weight"; roles are #memplan.role<weight>, <quantization_scale>, <input>, <kv_cache>, <optimizer_state>, <master_weight> and <gradient_accumulator>}}
 func.func @role(%x: tensor<4xf32> {memplan.role = "weight"}) {
   return
 }

@@ -153,7 +153,8 @@ LogicalResult MemPlanDialect::verifyRegionArgAttribute(Operation *op,
              << "'" << name << "' of argument #" << argIndex << " is "
              << attr.getValue()
              << "; roles are #memplan.role<weight>, <quantization_scale>, "
-                "<input>, <kv_cache>, <optimizer_state> and <master_weight>";
+                "<input>, <kv_cache>, <optimizer_state>, <master_weight> and "
+                "<gradient_accumulator>";
     return success();
   }
   if (name == ArenaAttrHelper::getNameStr() ||

@@ -21,6 +21,7 @@ def MemPlan_ArgumentRole : I32EnumAttr<"ArgumentRole",
   I32EnumAttrCase<"KvCache", 3, "kv_cache">,
   I32EnumAttrCase<"OptimizerState", 4, "optimizer_state">,
   I32EnumAttrCase<"MasterWeight", 5, "master_weight">,
+  I32EnumAttrCase<"GradientAccumulator", 6, "gradient_accumulator">,
 ]> {
   let cppNamespace = "::memplan";
   let genSpecializedAttr = 0;

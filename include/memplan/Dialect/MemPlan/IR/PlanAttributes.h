@@ -39,7 +39,7 @@
 //                                       on a function argument: what it holds
 //                                       (weight, quantization_scale, input,
 //                                       kv_cache, optimizer_state,
-//                                       master_weight)
+//                                       master_weight, gradient_accumulator)
 //   memplan.name = "h.0.attn.c_attn.w"  on a function argument: its name
 //   memplan.result_roles = [#memplan.result_role<gradient>, ...]
 //                                       on an op: what each result holds
