@@ -101,19 +101,25 @@ private:
   Value llama();
   Value bert();
 
-  /// Full checkpointing: a layer's ops, from construction to destruction.
+  /// Full checkpointing: layer `layer`'s ops, from construction to
+  /// destruction, in a checkpoint of `checkpointLayers` consecutive layers
+  /// (opened by its first layer, closed by its last).
   struct LayerCheckpoint {
-    explicit LayerCheckpoint(TransformerGenerator &generator)
+    LayerCheckpoint(TransformerGenerator &generator, int64_t layer)
         : g(generator.o.checkpointing == Checkpointing::Full ? &generator.g
                                                              : nullptr) {
-      if (g)
+      int64_t k = generator.o.checkpointLayers;
+      opens = layer % k == 0;
+      closes = (layer + 1) % k == 0 || layer + 1 == generator.o.layers;
+      if (g && opens)
         g->beginCheckpoint();
     }
     ~LayerCheckpoint() {
-      if (g)
+      if (g && closes)
         g->endCheckpoint();
     }
     GraphBuilder *g;
+    bool opens, closes;
   };
 
   /// The MLP's activation of `x`.
@@ -188,7 +194,7 @@ Value TransformerGenerator::gpt2() {
   Value positionEmbedding = g.embedding(wpe, positionIds);
   Value x = dropout(g.add(g.embedding(tiedEmbedding, ids), positionEmbedding));
   for (int64_t l = 0; l < o.layers; ++l) {
-    LayerCheckpoint checkpoint(*this);
+    LayerCheckpoint checkpoint(*this, l);
     std::string p = "h." + std::to_string(l);
     Value hidden = layerNorm(x, p + ".ln_1");
     Value qkv = apply(linear(h, 3 * h, p + ".attn.c_attn", true), hidden);
@@ -226,7 +232,7 @@ Value TransformerGenerator::llama() {
     x = g.mul(
         x, g.argument({1}, act, ArgumentRole::Input, "embedding.normalizer"));
   for (int64_t l = 0; l < o.layers; ++l) {
-    LayerCheckpoint checkpoint(*this);
+    LayerCheckpoint checkpoint(*this, l);
     std::string p = "layers." + std::to_string(l);
     Value hidden =
         g.rmsNorm(x, param({h}, p + ".attention_norm"), m.normEpsilon);
@@ -279,7 +285,7 @@ Value TransformerGenerator::bert() {
   Value x = g.add(g.add(wordEmbedding, positionEmbedding), typeEmbedding);
   x = dropout(layerNorm(x, "embeddings.ln"));
   for (int64_t l = 0; l < o.layers; ++l) {
-    LayerCheckpoint checkpoint(*this);
+    LayerCheckpoint checkpoint(*this, l);
     std::string p = "encoder." + std::to_string(l);
     auto heads = [&](Value y) {
       return g.transpose(g.reshape(y, {b, s, nh, hd}), {0, 2, 1, 3});
@@ -513,6 +519,16 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
       options.mode != Mode::Train) {
     error = "checkpointing applies to train mode (it recomputes what a "
             "training step keeps for its backward pass)";
+    return nullptr;
+  }
+  if (options.checkpointLayers < 1) {
+    error = "a checkpoint spans at least 1 layer";
+    return nullptr;
+  }
+  if (options.checkpointLayers != 1 &&
+      options.checkpointing != Checkpointing::Full) {
+    error = "--checkpoint-layers groups the layers of full checkpointing; "
+            "use it with --checkpointing full";
     return nullptr;
   }
   if (options.checkpointing == Checkpointing::Selective &&

@@ -60,6 +60,11 @@ struct GeneratorOptions {
   Mode mode = Mode::Prefill;
   bool unfusedAttention = false;
   Checkpointing checkpointing = Checkpointing::None;
+  /// Full checkpointing: layers per checkpoint. The input of every k-th
+  /// layer is kept and k layers are recomputed together before their
+  /// backward (Megatron's uniform recomputation, --recompute-num-layers;
+  /// Chen et al.'s segments of sqrt(n) layers).
+  int64_t checkpointLayers = 1;
   /// Train: dropout probability (0: none). GPT-2 and BERT drop the
   /// embeddings' sum, each residual branch and, with unfused attention, the
   /// attention probabilities, as Hugging Face's models do; LLaMA only the

@@ -79,6 +79,12 @@ static llvm::cl::opt<std::string> checkpointingKind(
                    "(recompute the core attention; needs --attention "
                    "unfused)"),
     llvm::cl::init("none"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> checkpointLayers(
+    "checkpoint-layers",
+    llvm::cl::desc("Train, --checkpointing full: layers per checkpoint "
+                   "(default 1): keep every k-th layer's input and recompute "
+                   "k layers together"),
+    llvm::cl::init(1), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<double> dropoutProbability(
     "dropout",
     llvm::cl::desc("Train: dropout probability (default 0: none). GPT-2 and "
@@ -277,6 +283,7 @@ int main(int argc, char **argv) {
       !dropoutProbability.getNumOccurrences())
     options.dropout = options.model.trainingDropout();
   options.microBatches = gradAccum;
+  options.checkpointLayers = checkpointLayers;
   options.gradientBuffer = *gradientBuffer;
   options.layers = layers;
   options.batch = batch;
@@ -320,6 +327,10 @@ int main(int argc, char **argv) {
                << activationDtype << " --attention " << attentionKind
                << (checkpointingKind != "none"
                        ? " --checkpointing " + checkpointingKind
+                       : std::string())
+               << (checkpointLayers != 1
+                       ? " --checkpoint-layers " +
+                             std::to_string(checkpointLayers)
                        : std::string())
                << (lossKind != "fused" ? " --loss " + lossKind : std::string())
                << (optimizerKind != "adamw" ? " --optimizer " + optimizerKind
