@@ -42,16 +42,21 @@ Value GraphBuilder::indexArgument(StringRef name) {
   return function.getBody().front().addArgument(builder.getIndexType(), loc);
 }
 
+void GraphBuilder::freeze(Value weight) {
+  frozenArguments.insert(llvm::cast<BlockArgument>(weight).getArgNumber());
+}
+
 bool GraphBuilder::isWeight(Value value) const {
   auto argument = dyn_cast<BlockArgument>(value);
   return argument &&
-         argumentRoles[argument.getArgNumber()] == ArgumentRole::Weight;
+         argumentRoles[argument.getArgNumber()] == ArgumentRole::Weight &&
+         !frozenArguments.contains(argument.getArgNumber());
 }
 
 bool GraphBuilder::needsGradient(Value value) const {
   if (!isa<FloatType>(getElementTypeOrSelf(value.getType())))
     return false;
-  return !isa<BlockArgument>(value) || isWeight(value);
+  return isWeight(value) || requiresGradient.contains(value);
 }
 
 /// The result role of the gradient of `value`.
@@ -60,7 +65,7 @@ static ResultRole gradientRole(bool isWeight) {
 }
 
 void GraphBuilder::accumulate(Value value, Value gradient) {
-  if (!gradient)
+  if (!gradient || !needsGradient(value))
     return;
   Value &slot = gradients[value];
   if (!slot) {
@@ -123,9 +128,17 @@ Value GraphBuilder::matmul(Value lhs, Value rhs, bool transposeRhs) {
       types.push_back(rhs.getType());
       roles.push_back(gradientRole(isWeight(rhs)));
     }
-    // Its GEMMs run one after another on one library workspace.
-    SmallVector<Value> grads = generic("matmul_backward", {dy, lhs, rhs}, types,
-                                       roles, matmulWorkspace);
+    // d lhs = dy rhs^T reads rhs, d rhs = lhs^T dy reads lhs: an operand is
+    // kept only for the other one's gradient (a frozen weight's input is
+    // not kept for it). Its GEMMs run one after another on one library
+    // workspace.
+    SmallVector<Value> operands = {dy};
+    if (rhsGrad)
+      operands.push_back(lhs);
+    if (lhsGrad)
+      operands.push_back(rhs);
+    SmallVector<Value> grads =
+        generic("matmul_backward", operands, types, roles, matmulWorkspace);
     if (matmulWorkspace)
       grads.front().getDefiningOp()->setAttr("library_workspace",
                                              builder.getUnitAttr());
@@ -168,7 +181,7 @@ Value GraphBuilder::mul(Value lhs, Value rhs) {
 void GraphBuilder::recordUnaryBackward(Value input, Value result, Value saved,
                                        StringRef backward) {
   record([=] {
-    if (Value dy = gradientOf(result))
+    if (Value dy = gradientOf(result); dy && needsGradient(input))
       accumulate(input, generic(backward, {dy, saved}, {input.getType()},
                                 {ResultRole::Activation})
                             .front());
@@ -218,7 +231,7 @@ Value GraphBuilder::cast(Value input, Type element) {
   Value result =
       CastOp::create(builder, loc, tensorType(type.getShape(), element), input);
   record([=] {
-    if (Value dy = gradientOf(result))
+    if (Value dy = gradientOf(result); dy && needsGradient(input))
       accumulate(input, CastOp::create(builder, loc, type, dy));
   });
   return result;
@@ -286,7 +299,7 @@ Value GraphBuilder::rope(Value input, Value positions) {
   Value result = RopeOp::create(builder, loc, input, positions,
                                 builder.getF64FloatAttr(10000.0));
   record([=] {
-    if (Value dy = gradientOf(result))
+    if (Value dy = gradientOf(result); dy && needsGradient(input))
       accumulate(input, generic("rope_backward", {dy, positions},
                                 {input.getType()}, {ResultRole::Activation})
                             .front());
@@ -300,7 +313,7 @@ Value GraphBuilder::transpose(Value input, ArrayRef<int64_t> permutation) {
     inverse[dim] = index;
   Value result = TransposeOp::create(builder, loc, input, permutation);
   record([=] {
-    if (Value dy = gradientOf(result))
+    if (Value dy = gradientOf(result); dy && needsGradient(input))
       accumulate(input, transpose(dy, inverse));
   });
   return result;
@@ -312,7 +325,7 @@ Value GraphBuilder::reshape(Value input, ArrayRef<int64_t> shape) {
       RankedTensorType::get(shape, typeOf(input).getElementType()), input);
   SmallVector<int64_t> original(typeOf(input).getShape());
   record([=] {
-    if (Value dy = gradientOf(result))
+    if (Value dy = gradientOf(result); dy && needsGradient(input))
       accumulate(input, reshape(dy, original));
   });
   return result;
@@ -329,6 +342,8 @@ SmallVector<Value> GraphBuilder::split(Value input) {
     slices.push_back(SliceOp::create(builder, loc, input, offsets, sizes));
   }
   record([=] {
+    if (!needsGradient(input))
+      return;
     SmallVector<Value> pieces;
     for (Value slice : slices) {
       Value dy = gradientOf(slice);
@@ -351,6 +366,8 @@ Value GraphBuilder::attention(Value query, Value key, Value value,
     Value dy = gradientOf(result);
     if (!dy)
       return;
+    // The kernel computes all three gradients; those not needed are
+    // dropped (accumulate skips them).
     // FlashAttention's backward keeps D = rowsum(dO * O) per query row (f32).
     int64_t scratch = q[0] * q[1] * q[2] * 4;
     SmallVector<Value> grads =
@@ -410,6 +427,14 @@ void GraphBuilder::recompute(const Checkpoint &checkpoint, IRMapping &mapping,
 SmallVector<std::pair<Value, Value>> GraphBuilder::backward(Value output,
                                                             Value gradient) {
   recording = false;
+  // What autograd's requires_grad says: results of ops with an operand that
+  // is a trainable weight or such a result.
+  requiresGradient.clear();
+  for (Operation &op : function.getBody().front())
+    if (llvm::any_of(op.getOperands(), [&](Value operand) {
+          return isWeight(operand) || requiresGradient.contains(operand);
+        }))
+      requiresGradient.insert(op.result_begin(), op.result_end());
   gradients[output] = gradient;
   // The checkpoint whose steps are running, the clones of its ops, and the
   // last op before its backward ops.

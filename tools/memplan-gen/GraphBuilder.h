@@ -26,6 +26,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <functional>
@@ -44,6 +45,9 @@ public:
   mlir::Value argument(llvm::ArrayRef<int64_t> shape, mlir::Type element,
                        memplan::ArgumentRole role, llvm::StringRef name);
   mlir::Value indexArgument(llvm::StringRef name);
+  /// Makes a weight argument frozen (LoRA's base weights): it gets no
+  /// gradient, and nothing is kept or computed for one.
+  void freeze(mlir::Value weight);
 
   /// The math library's workspace every matmul (and every backward GEMM)
   /// gets from now on, as planned scratch; 0: none.
@@ -124,7 +128,8 @@ public:
   }
 
 private:
-  /// Whether `value` gets a gradient: results of ops and weight arguments.
+  /// Whether `value` gets a gradient: trainable weights, and float results
+  /// of ops that depend on one (as autograd's requires_grad).
   bool needsGradient(mlir::Value value) const;
   void accumulate(mlir::Value value, mlir::Value gradient);
   mlir::Value gradientOf(mlir::Value value) const {
@@ -136,7 +141,7 @@ private:
     if (recording)
       tape.push_back(std::move(step));
   }
-  /// Whether `value` is a weight argument.
+  /// Whether `value` is a trainable (not frozen) weight argument.
   bool isWeight(mlir::Value value) const;
   /// Records the backward step of a one-input op: a generic op `backward`
   /// (dy, saved) -> d input, where `saved` is what the forward kept for it
@@ -151,6 +156,10 @@ private:
   mlir::Location loc;
   std::vector<memplan::ArgumentRole> argumentRoles;
   std::vector<std::string> argumentNames;
+  llvm::DenseSet<unsigned> frozenArguments;
+  /// Op results that depend on a trainable weight, found when the backward
+  /// pass starts.
+  llvm::DenseSet<mlir::Value> requiresGradient;
   bool recording = false;
   int64_t matmulWorkspace = 0;
   std::vector<std::function<void()>> tape;

@@ -36,6 +36,7 @@ struct Linear {
   Value weight;
   Value scale; ///< per output channel, for quantized weights
   Value bias;
+  Value loraA, loraB; ///< LoRA adapter: [in, rank], [rank, out]
 };
 
 class TransformerGenerator {
@@ -54,8 +55,12 @@ public:
   accumulate(SmallVector<std::pair<Value, Value>> gradients);
 
 private:
+  /// A weight of the model (frozen under LoRA).
   Value param(ArrayRef<int64_t> shape, const std::string &name) {
-    return g.argument(shape, act, ArgumentRole::Weight, name);
+    Value weight = g.argument(shape, act, ArgumentRole::Weight, name);
+    if (o.loraRank > 0)
+      g.freeze(weight);
+    return weight;
   }
   /// LayerNorm of `x` with its own gain and bias (`<prefix>.g`, `.b`).
   /// Arguments and ops are numbered in the order they are made, so every
@@ -68,7 +73,9 @@ private:
     Value gamma = param({m.hidden}, prefix + ".g");
     return g.layerNorm(x, gamma, beta, m.normEpsilon);
   }
-  Linear linear(int64_t in, int64_t out, const std::string &name, bool bias) {
+  /// A projection; `target` names it for LoRA (0: never adapted).
+  Linear linear(int64_t in, int64_t out, const std::string &name, bool bias,
+                unsigned target = 0) {
     Linear layer;
     if (quantized) {
       layer.weight =
@@ -80,6 +87,12 @@ private:
     }
     if (bias)
       layer.bias = param({out}, name + ".b");
+    if (o.loraRank > 0 && (target & o.loraTargets)) {
+      layer.loraA = g.argument({in, o.loraRank}, act, ArgumentRole::Weight,
+                               name + ".lora_a");
+      layer.loraB = g.argument({o.loraRank, out}, act, ArgumentRole::Weight,
+                               name + ".lora_b");
+    }
     return layer;
   }
   Value apply(const Linear &layer, Value x) {
@@ -88,6 +101,13 @@ private:
       y = g.mul(y, layer.scale);
     if (layer.bias)
       y = g.add(y, layer.bias);
+    if (layer.loraA) {
+      // PEFT: result + lora_B(lora_A(x)) * scaling.
+      if (!loraScaling)
+        loraScaling = g.argument({1}, act, ArgumentRole::Input, "lora.scaling");
+      Value update = g.matmul(g.matmul(x, layer.loraA), layer.loraB);
+      y = g.add(y, g.mul(update, loraScaling));
+    }
     return y;
   }
 
@@ -139,7 +159,7 @@ private:
   const ModelConfig &m;
   Type act, weightType;
   bool quantized;
-  Value position, attentionScale, causalMask, tiedEmbedding;
+  Value position, attentionScale, causalMask, tiedEmbedding, loraScaling;
 };
 
 Value TransformerGenerator::attend(Value q, Value k, Value v, bool causal) {
@@ -197,7 +217,9 @@ Value TransformerGenerator::gpt2() {
     LayerCheckpoint checkpoint(*this, l);
     std::string p = "h." + std::to_string(l);
     Value hidden = layerNorm(x, p + ".ln_1");
-    Value qkv = apply(linear(h, 3 * h, p + ".attn.c_attn", true), hidden);
+    Value qkv = apply(linear(h, 3 * h, p + ".attn.c_attn", true,
+                             LoraQuery | LoraKey | LoraValue),
+                      hidden);
     Value heads =
         g.transpose(g.reshape(qkv, {b, s, 3, nh, hd}), {2, 0, 3, 1, 4});
     SmallVector<Value> parts = g.split(heads);
@@ -208,11 +230,13 @@ Value TransformerGenerator::gpt2() {
       std::tie(k, v) = cache(k, v, p);
     Value a = attend(q, k, v, /*causal=*/true);
     a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, h});
-    x = g.add(x, dropout(apply(linear(h, h, p + ".attn.c_proj", true), a)));
+    x = g.add(x, dropout(apply(
+                     linear(h, h, p + ".attn.c_proj", true, LoraOutput), a)));
     hidden = layerNorm(x, p + ".ln_2");
-    Value f =
-        activation(apply(linear(h, m.ffn, p + ".mlp.c_fc", true), hidden));
-    x = g.add(x, dropout(apply(linear(m.ffn, h, p + ".mlp.c_proj", true), f)));
+    Value f = activation(
+        apply(linear(h, m.ffn, p + ".mlp.c_fc", true, LoraUp), hidden));
+    x = g.add(x, dropout(apply(
+                     linear(m.ffn, h, p + ".mlp.c_proj", true, LoraDown), f)));
   }
   Value hidden = layerNorm(x, "ln_f");
   return g.matmul(hidden, tiedEmbedding, /*transposeRhs=*/true);
@@ -236,11 +260,12 @@ Value TransformerGenerator::llama() {
     std::string p = "layers." + std::to_string(l);
     Value hidden =
         g.rmsNorm(x, param({h}, p + ".attention_norm"), m.normEpsilon);
-    Value q = apply(linear(h, nh * hd, p + ".attention.wq", m.qkvBias), hidden);
-    Value k =
-        apply(linear(h, nkv * hd, p + ".attention.wk", m.qkvBias), hidden);
-    Value v =
-        apply(linear(h, nkv * hd, p + ".attention.wv", m.qkvBias), hidden);
+    Value q = apply(
+        linear(h, nh * hd, p + ".attention.wq", m.qkvBias, LoraQuery), hidden);
+    Value k = apply(
+        linear(h, nkv * hd, p + ".attention.wk", m.qkvBias, LoraKey), hidden);
+    Value v = apply(
+        linear(h, nkv * hd, p + ".attention.wv", m.qkvBias, LoraValue), hidden);
     q = g.rope(g.reshape(q, {b, s, nh, hd}), positions);
     k = g.rope(g.reshape(k, {b, s, nkv, hd}), positions);
     v = g.reshape(v, {b, s, nkv, hd});
@@ -251,16 +276,18 @@ Value TransformerGenerator::llama() {
       std::tie(k, v) = cache(k, v, p);
     Value a = attend(q, k, v, /*causal=*/true);
     a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, nh * hd});
-    x = g.add(x,
-              apply(linear(nh * hd, h, p + ".attention.wo", m.outputBias), a));
+    x = g.add(x, apply(linear(nh * hd, h, p + ".attention.wo", m.outputBias,
+                              LoraOutput),
+                       a));
     hidden = g.rmsNorm(x, param({h}, p + ".ffn_norm"), m.normEpsilon);
-    Value gate =
-        apply(linear(h, m.ffn, p + ".feed_forward.w1", m.mlpBias), hidden);
+    Value gate = apply(
+        linear(h, m.ffn, p + ".feed_forward.w1", m.mlpBias, LoraGate), hidden);
     gate = activation(gate);
-    Value up =
-        apply(linear(h, m.ffn, p + ".feed_forward.w3", m.mlpBias), hidden);
-    x = g.add(x, apply(linear(m.ffn, h, p + ".feed_forward.w2", m.mlpBias),
-                       g.mul(gate, up)));
+    Value up = apply(
+        linear(h, m.ffn, p + ".feed_forward.w3", m.mlpBias, LoraUp), hidden);
+    x = g.add(
+        x, apply(linear(m.ffn, h, p + ".feed_forward.w2", m.mlpBias, LoraDown),
+                 g.mul(gate, up)));
   }
   Value hidden = g.rmsNorm(x, param({h}, "norm"), m.normEpsilon);
   if (m.tiedEmbeddings)
@@ -290,15 +317,20 @@ Value TransformerGenerator::bert() {
     auto heads = [&](Value y) {
       return g.transpose(g.reshape(y, {b, s, nh, hd}), {0, 2, 1, 3});
     };
-    Value q = heads(apply(linear(h, h, p + ".attention.query", true), x));
-    Value k = heads(apply(linear(h, h, p + ".attention.key", true), x));
-    Value v = heads(apply(linear(h, h, p + ".attention.value", true), x));
+    Value q =
+        heads(apply(linear(h, h, p + ".attention.query", true, LoraQuery), x));
+    Value k =
+        heads(apply(linear(h, h, p + ".attention.key", true, LoraKey), x));
+    Value v =
+        heads(apply(linear(h, h, p + ".attention.value", true, LoraValue), x));
     Value a = attend(q, k, v, /*causal=*/false);
     a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, h});
-    a = dropout(apply(linear(h, h, p + ".attention.output", true), a));
+    a = dropout(
+        apply(linear(h, h, p + ".attention.output", true, LoraOutput), a));
     x = layerNorm(g.add(x, a), p + ".attention.ln");
-    Value f = activation(apply(linear(h, m.ffn, p + ".intermediate", true), x));
-    f = dropout(apply(linear(m.ffn, h, p + ".output", true), f));
+    Value f = activation(
+        apply(linear(h, m.ffn, p + ".intermediate", true, LoraUp), x));
+    f = dropout(apply(linear(m.ffn, h, p + ".output", true, LoraDown), f));
     x = layerNorm(g.add(x, f), p + ".output.ln");
   }
   if (o.mode != Mode::Train)
@@ -519,6 +551,21 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
       options.mode != Mode::Train) {
     error = "checkpointing applies to train mode (it recomputes what a "
             "training step keeps for its backward pass)";
+    return nullptr;
+  }
+  if (options.loraRank < 0) {
+    error = "the LoRA rank must be 1 or more (0: no adapters)";
+    return nullptr;
+  }
+  if (options.loraRank > 0 && options.mode != Mode::Train) {
+    error = "LoRA adapters are trained: use --mode train (inference with "
+            "merged adapters is the base model)";
+    return nullptr;
+  }
+  if (options.loraRank > 0 && model.family != Family::Llama &&
+      (options.loraTargets & LoraGate)) {
+    error = model.name + " has no gate projection (gated MLPs are the "
+                         "LLaMA family's)";
     return nullptr;
   }
   if (options.checkpointLayers < 1) {

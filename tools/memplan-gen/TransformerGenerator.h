@@ -49,6 +49,18 @@ enum class Optimizer { AdamW, Sgd, Adafactor, AdamW8Bit };
 /// or f32 (DeepSpeed's bf16 optimizer, Megatron's main_grad buffer).
 enum class GradientBuffer { None, WeightType, F32 };
 
+/// The projections LoRA adapters may sit on (a bit set). GPT-2's fused
+/// query/key/value projection gets one adapter if any of q, k, v is asked.
+enum LoraTarget : unsigned {
+  LoraQuery = 1,
+  LoraKey = 2,
+  LoraValue = 4,
+  LoraOutput = 8,
+  LoraGate = 16,
+  LoraUp = 32,
+  LoraDown = 64,
+};
+
 struct GeneratorOptions {
   ModelConfig model;
   int64_t layers = 0; ///< 0: the model's
@@ -79,6 +91,11 @@ struct GeneratorOptions {
   /// the same forward and backward with the same buffers live).
   int64_t microBatches = 1;
   GradientBuffer gradientBuffer = GradientBuffer::None;
+  /// Train: LoRA adapters of this rank (0: full fine-tuning) on the
+  /// projections in `loraTargets`. Every other weight is frozen: no
+  /// gradient, optimizer state or master copy, and nothing kept for one.
+  int64_t loraRank = 0;
+  unsigned loraTargets = LoraQuery | LoraValue;
   /// Bytes of the math library's workspace (cuBLAS) given to every matmul.
   int64_t matmulWorkspace = 0;
 };

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -85,6 +86,17 @@ static llvm::cl::opt<int64_t> checkpointLayers(
                    "(default 1): keep every k-th layer's input and recompute "
                    "k layers together"),
     llvm::cl::init(1), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> loraRank(
+    "lora-rank",
+    llvm::cl::desc("Train: LoRA adapters of this rank on --lora-targets, "
+                   "every other weight frozen (default 0: full "
+                   "fine-tuning)"),
+    llvm::cl::init(0), llvm::cl::cat(toolOptions));
+static llvm::cl::list<std::string> loraTargets(
+    "lora-targets",
+    llvm::cl::desc("Train: projections with adapters, a comma-separated "
+                   "list of q, k, v, o, gate, up, down (default q,v)"),
+    llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions));
 static llvm::cl::opt<double> dropoutProbability(
     "dropout",
     llvm::cl::desc("Train: dropout probability (default 0: none). GPT-2 and "
@@ -284,6 +296,26 @@ int main(int argc, char **argv) {
     options.dropout = options.model.trainingDropout();
   options.microBatches = gradAccum;
   options.checkpointLayers = checkpointLayers;
+  options.loraRank = loraRank;
+  if (!loraTargets.empty()) {
+    options.loraTargets = 0;
+    for (const std::string &target : loraTargets) {
+      std::optional<unsigned> bit = parseChoice<unsigned>("LoRA target", target,
+                                                          {{"q", LoraQuery},
+                                                           {"k", LoraKey},
+                                                           {"v", LoraValue},
+                                                           {"o", LoraOutput},
+                                                           {"gate", LoraGate},
+                                                           {"up", LoraUp},
+                                                           {"down", LoraDown}},
+                                                          error);
+      if (!bit)
+        return fail(error);
+      options.loraTargets |= *bit;
+    }
+    if (!loraRank)
+      return fail("--lora-targets needs --lora-rank");
+  }
   options.gradientBuffer = *gradientBuffer;
   options.layers = layers;
   options.batch = batch;
@@ -328,10 +360,9 @@ int main(int argc, char **argv) {
                << (checkpointingKind != "none"
                        ? " --checkpointing " + checkpointingKind
                        : std::string())
-               << (checkpointLayers != 1
-                       ? " --checkpoint-layers " +
-                             std::to_string(checkpointLayers)
-                       : std::string())
+               << (checkpointLayers != 1 ? " --checkpoint-layers " +
+                                               std::to_string(checkpointLayers)
+                                         : std::string())
                << (lossKind != "fused" ? " --loss " + lossKind : std::string())
                << (optimizerKind != "adamw" ? " --optimizer " + optimizerKind
                                             : std::string())
@@ -340,6 +371,19 @@ int main(int argc, char **argv) {
     output->os() << " --stack " << stackName;
   if (options.dropout != 0)
     output->os() << " --dropout " << llvm::format("%g", options.dropout);
+  if (loraRank) {
+    output->os() << " --lora-rank " << loraRank << " --lora-targets ";
+    llvm::ListSeparator comma(",");
+    for (auto [bit, name] : {std::pair<unsigned, const char *>{LoraQuery, "q"},
+                             {LoraKey, "k"},
+                             {LoraValue, "v"},
+                             {LoraOutput, "o"},
+                             {LoraGate, "gate"},
+                             {LoraUp, "up"},
+                             {LoraDown, "down"}})
+      if (options.loraTargets & bit)
+        output->os() << comma << name;
+  }
   if (gradAccum != 1)
     output->os() << " --grad-accum " << gradAccum;
   if (gradBufferKind != "none")
