@@ -19,6 +19,7 @@
 #include "memplan/Dialect/MemPlan/IR/MemPlanInterfaces.h"
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
 #include "memplan/Dialect/MemPlan/IR/TypeByteSize.h"
+#include "memplan/Planner/CachingAllocatorModel.h"
 #include "memplan/Planner/Problem.h"
 #include "memplan/Support/OutputFiles.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -26,6 +27,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/JSON.h"
 
+#include <limits>
 #include <map>
 
 namespace memplan {
@@ -45,6 +47,8 @@ struct FunctionMemory {
   uint64_t weights = 0, kvCache = 0, inputs = 0, optimizerStates = 0,
            masterWeights = 0, gradientAccumulators = 0, otherArguments = 0;
   uint64_t arena = 0, lowerBound = 0, withoutReuse = 0, bufferCount = 0;
+  /// The same tensors in PyTorch's caching allocator (a model).
+  CachingAllocatorPeaks pytorch;
   /// The lower bound of the order as written, if --memplan-schedule ran.
   std::optional<uint64_t> unscheduledLowerBound;
   /// The lower bound before --memplan-fit-budget, and the arithmetic
@@ -62,6 +66,35 @@ struct FunctionMemory {
            gradientAccumulators + otherArguments + arena + outputs;
   }
 };
+
+/// The function's tensors as PyTorch's eager mode holds them, each its own
+/// allocation: the arguments first (in order, for the whole step), then each
+/// buffer over its planned lifetime, a returned one to the end; the library
+/// workspace once, at its first use, for good (PyTorch keeps one cuBLAS
+/// workspace per handle).
+std::vector<TensorLifetime> eagerTensors(FunctionOpInterface function,
+                                         const BufferLiveness &liveness) {
+  constexpr int64_t kForever = std::numeric_limits<int64_t>::max();
+  std::vector<TensorLifetime> tensors;
+  for (BlockArgument argument : function.getArguments())
+    if (ByteSize size = getByteSize(argument.getType()); size.ok())
+      tensors.push_back({size.bytes, -1, kForever});
+  std::optional<size_t> workspace;
+  for (const LiveBuffer &buffer : liveness.getBuffers()) {
+    if (buffer.isLibraryWorkspace()) {
+      if (!workspace) {
+        workspace = tensors.size();
+        tensors.push_back({buffer.bytes, buffer.start, kForever});
+      }
+      tensors[*workspace].bytes =
+          std::max(tensors[*workspace].bytes, buffer.bytes);
+      continue;
+    }
+    tensors.push_back({buffer.bytes, buffer.start,
+                       buffer.destination ? kForever : buffer.end});
+  }
+  return tensors;
+}
 
 FailureOr<FunctionMemory> measure(FunctionOpInterface function) {
   // A report counts what the plan claims, so the claim is proven first (a
@@ -155,6 +188,7 @@ FailureOr<FunctionMemory> measure(FunctionOpInterface function) {
   }
   memory.libraryWorkspaceAtPeak =
       computeLowerBound(withWorkspaces) - computeLowerBound(withoutWorkspaces);
+  memory.pytorch = simulateCachingAllocator(eagerTensors(function, *liveness));
   // The caller's result buffers (liveness accepted a body of one block):
   // each returned value that is not in an argument's memory (an updated KV
   // cache is the caller's cache, counted above). Values computed in a result
@@ -223,6 +257,10 @@ void printTable(raw_ostream &os, const FunctionMemory &m) {
            m.parameters ? double(m.total()) / double(m.parameters) : 0.0);
   os << llvm::left_justify("  bytes per parameter", 36)
      << llvm::right_justify(perParameter, 20) << "\n";
+  os << "  PyTorch's caching allocator (a model: each tensor allocated on its "
+        "own)\n";
+  row("    max_memory_allocated", m.pytorch.maxAllocated);
+  row("    max_memory_reserved", m.pytorch.maxReserved);
 }
 
 void writeJson(raw_ostream &os, ArrayRef<FunctionMemory> functions) {
@@ -264,6 +302,10 @@ void writeJson(raw_ostream &os, ArrayRef<FunctionMemory> functions) {
         json.attribute("gradient_bytes", m.gradients);
         json.attribute("output_bytes", m.outputs);
         json.attribute("total_bytes", m.total());
+        json.attribute("pytorch_max_memory_allocated_bytes",
+                       m.pytorch.maxAllocated);
+        json.attribute("pytorch_max_memory_reserved_bytes",
+                       m.pytorch.maxReserved);
       });
   });
   json.objectEnd();

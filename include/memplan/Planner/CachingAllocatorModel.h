@@ -1,0 +1,60 @@
+//===- CachingAllocatorModel.h - PyTorch's caching allocator ----*- C++ -*-===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// What `torch.cuda.max_memory_allocated()` and `max_memory_reserved()` would
+// show for a program whose tensors are allocated and freed as a plan's
+// buffers live, when every tensor is its own allocation in PyTorch's CUDA
+// caching allocator (c10/cuda/CUDACachingAllocator.cpp, default settings:
+// no expandable segments, no max_split_size, one stream, no empty_cache):
+//
+//   * a request is rounded up to a multiple of 512 bytes (at least 512);
+//   * requests of at most 1 MiB come from the small pool, whose segments are
+//     2 MiB; larger ones from the large pool, whose segments are 20 MiB for
+//     requests under 10 MiB and the request rounded up to 2 MiB otherwise;
+//   * a request takes the smallest free block of its pool that fits (ties:
+//     the older segment, the lower address), else a new segment;
+//   * the block is split when what remains is at least 512 bytes (small
+//     pool) or more than 1 MiB (large pool), else handed out whole;
+//   * a freed block merges with free neighbours of its segment; segments are
+//     never released.
+//
+// "Allocated" counts the blocks handed out (a block not split counts whole),
+// "reserved" the segments. This is a model of memplan's, not PyTorch's code:
+// it reproduces the documented policy, not its every detail.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMPLAN_PLANNER_CACHINGALLOCATORMODEL_H
+#define MEMPLAN_PLANNER_CACHINGALLOCATORMODEL_H
+
+#include <cstdint>
+#include <vector>
+
+namespace memplan {
+
+/// One tensor: `bytes`, allocated before position `start` and freed after
+/// position `end - 1` (as a plan's buffer lives over [start, end)).
+struct TensorLifetime {
+  uint64_t bytes = 0;
+  int64_t start = 0;
+  int64_t end = 0;
+};
+
+struct CachingAllocatorPeaks {
+  uint64_t maxAllocated = 0; ///< torch.cuda.max_memory_allocated()
+  uint64_t maxReserved = 0;  ///< torch.cuda.max_memory_reserved()
+  uint64_t segments = 0;     ///< cudaMalloc calls
+};
+
+/// Replays the tensors through the model: at each position, the tensors
+/// whose lifetime ended are freed first, then those that start there are
+/// allocated, in the order given.
+CachingAllocatorPeaks
+simulateCachingAllocator(const std::vector<TensorLifetime> &tensors);
+
+} // namespace memplan
+
+#endif // MEMPLAN_PLANNER_CACHINGALLOCATORMODEL_H
