@@ -200,6 +200,26 @@ Value GraphBuilder::silu(Value input) {
   return result;
 }
 
+Value GraphBuilder::tanh(Value input) {
+  Value result =
+      generic("tanh", {input}, {input.getType()}, {ResultRole::Activation})
+          .front();
+  recordUnaryBackward(input, result, result, "tanh_backward");
+  return result;
+}
+
+Value GraphBuilder::slice(Value input, ArrayRef<int64_t> offsets,
+                          ArrayRef<int64_t> sizes) {
+  Value result = SliceOp::create(builder, loc, input, offsets, sizes);
+  record([=] {
+    if (Value dy = gradientOf(result); dy && needsGradient(input))
+      accumulate(input, generic("slice_backward", {dy}, {input.getType()},
+                                {ResultRole::Activation})
+                            .front());
+  });
+  return result;
+}
+
 Value GraphBuilder::softmax(Value input, int64_t axis) {
   Value result = SoftmaxOp::create(builder, loc, input, axis);
   recordUnaryBackward(input, result, result, "softmax_backward");

@@ -60,6 +60,12 @@ public:
   mlir::Value mul(mlir::Value lhs, mlir::Value rhs);
   mlir::Value gelu(mlir::Value input);
   mlir::Value silu(mlir::Value input);
+  /// tanh as a generic op (BERT's pooler); its backward reads the output.
+  mlir::Value tanh(mlir::Value input);
+  /// `input[offsets ...]` of shape `sizes`; its backward scatters the
+  /// gradient into zeros of the input's shape (`slice_backward`).
+  mlir::Value slice(mlir::Value input, llvm::ArrayRef<int64_t> offsets,
+                    llvm::ArrayRef<int64_t> sizes);
   mlir::Value softmax(mlir::Value input, int64_t axis);
   /// Training dropout as PyTorch's native_dropout: the output, and a mask
   /// of one byte per element (a bool tensor) that the backward step reads

@@ -335,6 +335,11 @@ Value TransformerGenerator::bert() {
   }
   if (o.mode != Mode::Train)
     return x;
+  if (o.bertHead == BertHead::Classification) {
+    Value first = g.reshape(g.slice(x, {0, 0, 0}, {b, 1, h}), {b, h});
+    Value pooled = g.tanh(apply(linear(h, h, "pooler.dense", true), first));
+    return apply(linear(h, o.numLabels, "classifier", true), dropout(pooled));
+  }
   // Masked-language-model head, tied to the word embeddings.
   return g.matmul(x, tiedEmbedding, /*transposeRhs=*/true);
 }
@@ -353,8 +358,10 @@ Value TransformerGenerator::buildForward() {
 
 Value TransformerGenerator::loss(Value logits) {
   Type i32 = IntegerType::get(act.getContext(), 32);
-  Value labels =
-      g.argument({o.batch, o.seq}, i32, ArgumentRole::Input, "labels");
+  // One label per row of logits (a token's, or a sequence's).
+  Value labels = g.argument(
+      cast<RankedTensorType>(logits.getType()).getShape().drop_back(), i32,
+      ArgumentRole::Input, "labels");
   Type f32 = Float32Type::get(act.getContext());
   if (o.loss == Loss::F32) {
     // Hugging Face: logits.float(), then cross_entropy = log_softmax + NLL;
@@ -566,6 +573,16 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
       (options.loraTargets & LoraGate)) {
     error = model.name + " has no gate projection (gated MLPs are the "
                          "LLaMA family's)";
+    return nullptr;
+  }
+  if (options.bertHead != BertHead::MaskedLm &&
+      (model.family != Family::Bert || options.mode != Mode::Train)) {
+    error = "--head classification is BERT's training head "
+            "(BertForSequenceClassification)";
+    return nullptr;
+  }
+  if (options.numLabels < 1) {
+    error = "a classifier needs at least 1 label";
     return nullptr;
   }
   if (options.checkpointLayers < 1) {

@@ -33,6 +33,12 @@ enum class Checkpointing { None, Full, Selective };
 /// its backward), NLL, and the f32 gradient cast back.
 enum class Loss { Fused, F32 };
 
+/// BERT's head in training: the masked-LM head tied to the word embeddings
+/// (BertForMaskedLM), or a sequence classifier over the first token
+/// (BertForSequenceClassification: pooler dense + tanh, dropout, a linear
+/// layer to the labels).
+enum class BertHead { MaskedLm, Classification };
+
 /// The optimizer of a training step, each updating the weight and its
 /// states in place (f32 master weights too, unless the weights are f32):
 /// AdamW (two f32 moments); SGD with momentum (one f32 buffer); Adafactor
@@ -84,6 +90,8 @@ struct GeneratorOptions {
   /// mask (the kernel draws it again in its backward from the RNG state).
   double dropout = 0;
   Loss loss = Loss::Fused;
+  BertHead bertHead = BertHead::MaskedLm;
+  int64_t numLabels = 2; ///< the classifier's outputs
   Optimizer optimizer = Optimizer::AdamW;
   /// Train: micro-batches per optimizer step. With more than one, gradients
   /// accumulate in `gradientBuffer` (which must not be None); the graph is
