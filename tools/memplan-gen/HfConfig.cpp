@@ -131,51 +131,34 @@ public:
     return *number;
   }
 
-  /// A probability in [0, 1).
+  /// A probability in [0, 1); `fallback` when absent or null.
   double probability(StringRef key, double fallback) {
-    const json::Value *value = lookup(key);
-    if (!value || value->kind() == json::Value::Null)
-      return fallback;
-    std::optional<double> number = value->getAsNumber();
-    if (!number || !(*number >= 0 && *number < 1)) {
-      fail(formatv("'{0}' must be a probability in [0, 1), got {1}", key,
-                   *value));
-      return fallback;
-    }
-    return *number;
+    return optionalField<double>(
+        key, fallback, [](const json::Value &v) { return v.getAsNumber(); },
+        [](double p) { return p >= 0 && p < 1; }, "a probability in [0, 1)");
   }
 
+  /// A positive finite number; `fallback` when absent or null.
   double epsilon(StringRef key, double fallback) {
-    const json::Value *value = lookup(key);
-    if (!value || value->kind() == json::Value::Null)
-      return fallback;
-    std::optional<double> number = value->getAsNumber();
-    if (!number || !std::isfinite(*number) || *number <= 0) {
-      fail(formatv("'{0}' must be a positive number, got {1}", key, *value));
-      return fallback;
-    }
-    return *number;
+    return optionalField<double>(
+        key, fallback, [](const json::Value &v) { return v.getAsNumber(); },
+        [](double e) { return std::isfinite(e) && e > 0; },
+        "a positive number");
   }
 
   bool flag(StringRef key, bool fallback) {
-    const json::Value *value = lookup(key);
-    if (!value || value->kind() == json::Value::Null)
-      return fallback;
-    std::optional<bool> boolean = value->getAsBoolean();
-    if (!boolean)
-      fail(formatv("'{0}' must be true or false, got {1}", key, *value));
-    return boolean.value_or(fallback);
+    return optionalField<bool>(
+        key, fallback, [](const json::Value &v) { return v.getAsBoolean(); },
+        [](bool) { return true; }, "true or false");
   }
 
   /// A string field; `fallback` when absent or null.
   std::string string(StringRef key, StringRef fallback) {
-    const json::Value *value = lookup(key);
-    if (!value || value->kind() == json::Value::Null)
-      return fallback.str();
-    std::optional<StringRef> text = value->getAsString();
-    if (!text)
-      fail(formatv("'{0}' must be a string, got {1}", key, *value));
-    return text.value_or(fallback).str();
+    return optionalField<StringRef>(
+               key, fallback,
+               [](const json::Value &v) { return v.getAsString(); },
+               [](StringRef) { return true; }, "a string")
+        .str();
   }
 
   /// The MLP activation named by `key`: GELU in any of its forms, or SiLU.
@@ -230,6 +213,22 @@ public:
   }
 
 private:
+  /// A field that may be absent or null (`fallback`); else `get` must read
+  /// it and `valid` accept it, or the failure says it must be `expected`.
+  template <typename T, typename Get, typename Valid>
+  T optionalField(StringRef key, T fallback, Get get, Valid valid,
+                  StringRef expected) {
+    const json::Value *value = lookup(key);
+    if (!value || value->kind() == json::Value::Null)
+      return fallback;
+    std::optional<T> read = get(*value);
+    if (!read || !valid(*read)) {
+      fail(formatv("'{0}' must be {1}, got {2}", key, expected, *value));
+      return fallback;
+    }
+    return *read;
+  }
+
   const json::Value *lookup(StringRef key) {
     read.insert(key);
     return object.get(key);
