@@ -7,6 +7,7 @@
 #     budget, so that it is deterministic): the planned IR, the JSON report,
 #     the SVG, the memory report, and the generated CUDA;
 #   * every memplan-gen model in every mode, and the CUDA of a small one;
+#     the bundled Hugging Face configs; training options on LLaMA-7B;
 #   * --memplan-pack-allocs on the upstream-IR programs of the test suite;
 #   * memplan-plan on every CSV instance of the tests and the fuzz corpus.
 #
@@ -78,6 +79,28 @@ for model in "${MODELS[@]}"; do
 done
 run gen.gpt2-small.prefill.cu "$BIN/memplan-translate" --memplan-to-cuda \
   "$OUT/gen.gpt2-small.prefill.planned.mlir"
+
+# The bundled Hugging Face configs, and the training options on one model.
+for config in "$ROOT"/examples/hf-configs/*.json; do
+  base="$(basename "$config" .json)"
+  for mode in prefill train; do
+    name="gen.hf.$base.$mode"
+    run "$name.mlir" "$BIN/memplan-gen" "--hf-config=$config" \
+      "--mode=$mode" --layers=2 --seq=128
+    run "$name.memory" "$BIN/memplan-opt" "$OUT/$name.mlir" --plan-offsets \
+      --memplan-memory-report -o /dev/null
+  done
+done
+TRAIN_OPTIONS=("--stack=hf-trainer" "--stack=deepspeed-zero0" "--grad-accum=4"
+               "--lora-rank=8" "--checkpointing=full --checkpoint-layers=2")
+for index in "${!TRAIN_OPTIONS[@]}"; do
+  name="gen.llama-7b.train.options$index"
+  # shellcheck disable=SC2086 # the options are words
+  run "$name.mlir" "$BIN/memplan-gen" --model=llama-7b --mode=train \
+    --layers=2 --seq=128 ${TRAIN_OPTIONS[$index]}
+  run "$name.memory" "$BIN/memplan-opt" "$OUT/$name.mlir" --plan-offsets \
+    --memplan-memory-report -o /dev/null
+done
 
 # Upstream IR: the integration programs that carry no memplan ops.
 for program in "$ROOT"/test/Integration/*.mlir \
