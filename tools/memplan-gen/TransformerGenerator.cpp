@@ -129,9 +129,8 @@ private:
         : g(generator.o.checkpointing == Checkpointing::Full ? &generator.g
                                                              : nullptr) {
       int64_t k = generator.o.checkpointLayers;
-      opens = layer % k == 0;
       closes = (layer + 1) % k == 0 || layer + 1 == generator.o.layers;
-      if (g && opens)
+      if (g && layer % k == 0)
         g->beginCheckpoint();
     }
     ~LayerCheckpoint() {
@@ -139,7 +138,7 @@ private:
         g->endCheckpoint();
     }
     GraphBuilder *g;
-    bool opens, closes;
+    bool closes;
   };
 
   /// The MLP's activation of `x`.

@@ -202,6 +202,11 @@ struct StackPreset {
                               ///< accumulating micro-batches, else "none"
 };
 
+/// --lora-targets' names of the projections.
+const std::pair<llvm::StringRef, unsigned> kLoraTargets[] = {
+    {"q", LoraQuery},   {"k", LoraKey}, {"v", LoraValue},  {"o", LoraOutput},
+    {"gate", LoraGate}, {"up", LoraUp}, {"down", LoraDown}};
+
 /// The presets, documented in docs/generator.md. Every stack here runs
 /// fused (SDPA/FlashAttention) attention and AdamW, memplan-gen's defaults.
 const StackPreset kStacks[] = {
@@ -317,15 +322,8 @@ int main(int argc, char **argv) {
   if (!loraTargets.empty()) {
     options.loraTargets = 0;
     for (const std::string &target : loraTargets) {
-      std::optional<unsigned> bit = parseChoice<unsigned>("LoRA target", target,
-                                                          {{"q", LoraQuery},
-                                                           {"k", LoraKey},
-                                                           {"v", LoraValue},
-                                                           {"o", LoraOutput},
-                                                           {"gate", LoraGate},
-                                                           {"up", LoraUp},
-                                                           {"down", LoraDown}},
-                                                          error);
+      std::optional<unsigned> bit =
+          parseChoice<unsigned>("LoRA target", target, kLoraTargets, error);
       if (!bit)
         return fail(error);
       options.loraTargets |= *bit;
@@ -393,13 +391,7 @@ int main(int argc, char **argv) {
   if (loraRank) {
     output->os() << " --lora-rank " << loraRank << " --lora-targets ";
     llvm::ListSeparator comma(",");
-    for (auto [bit, name] : {std::pair<unsigned, const char *>{LoraQuery, "q"},
-                             {LoraKey, "k"},
-                             {LoraValue, "v"},
-                             {LoraOutput, "o"},
-                             {LoraGate, "gate"},
-                             {LoraUp, "up"},
-                             {LoraDown, "down"}})
+    for (auto [name, bit] : kLoraTargets)
       if (options.loraTargets & bit)
         output->os() << comma << name;
   }
