@@ -150,6 +150,38 @@ Value GraphBuilder::matmul(Value lhs, Value rhs, bool transposeRhs) {
   return result;
 }
 
+Value GraphBuilder::matmulNf4(Value lhs, Value packed, ValueRange quantState,
+                              Type element) {
+  SmallVector<Value> operands = {packed};
+  llvm::append_range(operands, quantState);
+  Type weightType = tensorType(typeOf(packed).getShape(), element);
+  auto dequantize = [=] {
+    return generic("dequantize_nf4", operands, {weightType},
+                   {ResultRole::Activation})
+        .front();
+  };
+  IntegerAttr workspace = matmulWorkspace
+                              ? builder.getI64IntegerAttr(matmulWorkspace)
+                              : IntegerAttr();
+  Value result = MatmulOp::create(builder, loc, lhs, dequantize(),
+                                  /*transpose_lhs=*/false,
+                                  /*transpose_rhs=*/false, workspace);
+  record([=] {
+    Value dy = gradientOf(result);
+    if (!dy || !needsGradient(lhs))
+      return;
+    Value gradient =
+        generic("matmul_backward", {dy, dequantize()}, {lhs.getType()},
+                {ResultRole::Activation}, matmulWorkspace)
+            .front();
+    if (matmulWorkspace)
+      gradient.getDefiningOp()->setAttr("library_workspace",
+                                        builder.getUnitAttr());
+    accumulate(lhs, gradient);
+  });
+  return result;
+}
+
 Value GraphBuilder::add(Value lhs, Value rhs) {
   Value result = AddOp::create(builder, loc, lhs, rhs);
   record([=] {

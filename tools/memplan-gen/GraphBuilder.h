@@ -56,6 +56,12 @@ public:
   // Forward ops: result types follow the operands.
   mlir::Value matmul(mlir::Value lhs, mlir::Value rhs,
                      bool transposeRhs = false);
+  /// `lhs` times a frozen 4-bit weight: `dequantize_nf4`(`packed`,
+  /// `quantState`...) makes the weight in `element` for the GEMM, as
+  /// bitsandbytes does; the backward dequantizes again (nothing but `lhs`'s
+  /// gradient is computed, and the dequantized weight is not kept).
+  mlir::Value matmulNf4(mlir::Value lhs, mlir::Value packed,
+                        mlir::ValueRange quantState, mlir::Type element);
   mlir::Value add(mlir::Value lhs, mlir::Value rhs);
   mlir::Value mul(mlir::Value lhs, mlir::Value rhs);
   mlir::Value gelu(mlir::Value input);

@@ -34,7 +34,8 @@ namespace {
 
 struct Linear {
   Value weight;
-  Value scale; ///< per output channel, for quantized weights
+  Value scale;                 ///< per output channel, for quantized weights
+  SmallVector<Value> nf4State; ///< QLoRA: the NF4 weight's absmax (and more)
   Value bias;
   Value loraA, loraB; ///< LoRA adapter: [in, rank], [rank, out]
 };
@@ -77,7 +78,29 @@ private:
   Linear linear(int64_t in, int64_t out, const std::string &name, bool bias,
                 unsigned target = 0) {
     Linear layer;
-    if (quantized) {
+    if (o.qlora) {
+      // bitsandbytes' NF4: 4-bit codes, an absmax per block of 64; double
+      // quantization stores those as 8-bit codes with an f32 scale per 256
+      // and one f32 offset.
+      Type i4 = IntegerType::get(act.getContext(), 4);
+      Type i8 = IntegerType::get(act.getContext(), 8);
+      Type f32 = Float32Type::get(act.getContext());
+      layer.weight =
+          g.argument({in, out}, i4, ArgumentRole::Weight, name + ".w");
+      g.freeze(layer.weight);
+      int64_t blocks = llvm::divideCeil(in * out, 64);
+      auto state = [&](int64_t size, Type element, const char *suffix) {
+        layer.nf4State.push_back(g.argument(
+            {size}, element, ArgumentRole::QuantizationScale, name + suffix));
+      };
+      if (o.doubleQuant) {
+        state(blocks, i8, ".absmax");
+        state(llvm::divideCeil(blocks, 256), f32, ".absmax_scale");
+        state(1, f32, ".absmax_offset");
+      } else {
+        state(blocks, f32, ".absmax");
+      }
+    } else if (quantized) {
       layer.weight =
           g.argument({in, out}, weightType, ArgumentRole::Weight, name + ".w");
       layer.scale = g.argument({out}, act, ArgumentRole::QuantizationScale,
@@ -96,7 +119,9 @@ private:
     return layer;
   }
   Value apply(const Linear &layer, Value x) {
-    Value y = g.matmul(x, layer.weight);
+    Value y = layer.nf4State.empty()
+                  ? g.matmul(x, layer.weight)
+                  : g.matmulNf4(x, layer.weight, layer.nf4State, act);
     if (layer.scale)
       y = g.mul(y, layer.scale);
     if (layer.bias)
@@ -582,6 +607,15 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
   }
   if (options.numLabels < 1) {
     error = "a classifier needs at least 1 label";
+    return nullptr;
+  }
+  if (options.qlora && options.loraRank == 0) {
+    error = "QLoRA trains LoRA adapters on a 4-bit base: give --lora-rank";
+    return nullptr;
+  }
+  if (options.doubleQuant && !options.qlora) {
+    error = "--double-quant quantizes QLoRA's absmax values: use it with "
+            "--qlora";
     return nullptr;
   }
   if (options.checkpointLayers < 1) {

@@ -104,6 +104,13 @@ struct GeneratorOptions {
   /// gradient, optimizer state or master copy, and nothing kept for one.
   int64_t loraRank = 0;
   unsigned loraTargets = LoraQuery | LoraValue;
+  /// Train with LoRA: QLoRA's base, every layer's linear weights in NF4
+  /// (4 bits, an f32 absmax per 64 weights), dequantized for each GEMM into
+  /// a buffer of the activation type, in the forward and again in the
+  /// backward pass (bitsandbytes' Linear4bit). With double quantization the
+  /// absmax values are 8-bit, with an f32 scale per 256 of them.
+  bool qlora = false;
+  bool doubleQuant = false;
   /// Bytes of the math library's workspace (cuBLAS) given to every matmul.
   int64_t matmulWorkspace = 0;
 };

@@ -97,6 +97,17 @@ static llvm::cl::list<std::string> loraTargets(
     llvm::cl::desc("Train: projections with adapters, a comma-separated "
                    "list of q, k, v, o, gate, up, down (default q,v)"),
     llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions));
+static llvm::cl::opt<bool>
+    qlora("qlora",
+          llvm::cl::desc("Train, with --lora-rank: QLoRA's base, every layer's "
+                         "linear weights in NF4 with an f32 absmax per 64, "
+                         "dequantized for each GEMM (forward and backward)"),
+          llvm::cl::cat(toolOptions));
+static llvm::cl::opt<bool> doubleQuant(
+    "double-quant",
+    llvm::cl::desc("With --qlora: 8-bit absmax values with an f32 scale per "
+                   "256 (bitsandbytes' double quantization)"),
+    llvm::cl::cat(toolOptions));
 static llvm::cl::opt<double> dropoutProbability(
     "dropout",
     llvm::cl::desc("Train: dropout probability (default 0: none). GPT-2 and "
@@ -319,6 +330,8 @@ int main(int argc, char **argv) {
   options.microBatches = gradAccum;
   options.checkpointLayers = checkpointLayers;
   options.loraRank = loraRank;
+  options.qlora = qlora;
+  options.doubleQuant = doubleQuant;
   if (!loraTargets.empty()) {
     options.loraTargets = 0;
     for (const std::string &target : loraTargets) {
@@ -395,6 +408,10 @@ int main(int argc, char **argv) {
       if (options.loraTargets & bit)
         output->os() << comma << name;
   }
+  if (qlora)
+    output->os() << " --qlora";
+  if (doubleQuant)
+    output->os() << " --double-quant";
   if (gradAccum != 1)
     output->os() << " --grad-accum " << gradAccum;
   if (gradBufferKind != "none")
