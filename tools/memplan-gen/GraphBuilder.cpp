@@ -106,13 +106,28 @@ SmallVector<Value> GraphBuilder::generic(StringRef name, ValueRange operands,
   return SmallVector<Value>(op->getResults());
 }
 
-Value GraphBuilder::matmul(Value lhs, Value rhs, bool transposeRhs) {
+Value GraphBuilder::forwardMatmul(Value lhs, Value rhs, bool transposeRhs) {
   IntegerAttr workspace = matmulWorkspace
                               ? builder.getI64IntegerAttr(matmulWorkspace)
                               : IntegerAttr();
-  Value result =
-      MatmulOp::create(builder, loc, lhs, rhs,
-                       /*transpose_lhs=*/false, transposeRhs, workspace);
+  return MatmulOp::create(builder, loc, lhs, rhs,
+                          /*transpose_lhs=*/false, transposeRhs, workspace);
+}
+
+SmallVector<Value> GraphBuilder::matmulBackward(ValueRange operands,
+                                                TypeRange types,
+                                                ArrayRef<ResultRole> roles) {
+  // Its GEMMs run one after another on one library workspace.
+  SmallVector<Value> grads =
+      generic("matmul_backward", operands, types, roles, matmulWorkspace);
+  if (matmulWorkspace)
+    grads.front().getDefiningOp()->setAttr("library_workspace",
+                                           builder.getUnitAttr());
+  return grads;
+}
+
+Value GraphBuilder::matmul(Value lhs, Value rhs, bool transposeRhs) {
+  Value result = forwardMatmul(lhs, rhs, transposeRhs);
   record([=] {
     Value dy = gradientOf(result);
     bool lhsGrad = needsGradient(lhs), rhsGrad = needsGradient(rhs);
@@ -130,18 +145,13 @@ Value GraphBuilder::matmul(Value lhs, Value rhs, bool transposeRhs) {
     }
     // d lhs = dy rhs^T reads rhs, d rhs = lhs^T dy reads lhs: an operand is
     // kept only for the other one's gradient (a frozen weight's input is
-    // not kept for it). Its GEMMs run one after another on one library
-    // workspace.
+    // not kept for it).
     SmallVector<Value> operands = {dy};
     if (rhsGrad)
       operands.push_back(lhs);
     if (lhsGrad)
       operands.push_back(rhs);
-    SmallVector<Value> grads =
-        generic("matmul_backward", operands, types, roles, matmulWorkspace);
-    if (matmulWorkspace)
-      grads.front().getDefiningOp()->setAttr("library_workspace",
-                                             builder.getUnitAttr());
+    SmallVector<Value> grads = matmulBackward(operands, types, roles);
     if (lhsGrad)
       accumulate(lhs, grads.front());
     if (rhsGrad)
@@ -160,24 +170,14 @@ Value GraphBuilder::matmulNf4(Value lhs, Value packed, ValueRange quantState,
                    {ResultRole::Activation})
         .front();
   };
-  IntegerAttr workspace = matmulWorkspace
-                              ? builder.getI64IntegerAttr(matmulWorkspace)
-                              : IntegerAttr();
-  Value result = MatmulOp::create(builder, loc, lhs, dequantize(),
-                                  /*transpose_lhs=*/false,
-                                  /*transpose_rhs=*/false, workspace);
+  Value result = forwardMatmul(lhs, dequantize(), /*transposeRhs=*/false);
   record([=] {
     Value dy = gradientOf(result);
     if (!dy || !needsGradient(lhs))
       return;
-    Value gradient =
-        generic("matmul_backward", {dy, dequantize()}, {lhs.getType()},
-                {ResultRole::Activation}, matmulWorkspace)
-            .front();
-    if (matmulWorkspace)
-      gradient.getDefiningOp()->setAttr("library_workspace",
-                                        builder.getUnitAttr());
-    accumulate(lhs, gradient);
+    accumulate(lhs, matmulBackward({dy, dequantize()}, {lhs.getType()},
+                                   {ResultRole::Activation})
+                        .front());
   });
   return result;
 }

@@ -153,6 +153,13 @@ private:
     if (recording)
       tape.push_back(std::move(step));
   }
+  /// The matmul op alone (with the library workspace), and the backward
+  /// GEMMs' generic op (on the same workspace).
+  mlir::Value forwardMatmul(mlir::Value lhs, mlir::Value rhs,
+                            bool transposeRhs);
+  llvm::SmallVector<mlir::Value>
+  matmulBackward(mlir::ValueRange operands, mlir::TypeRange types,
+                 llvm::ArrayRef<memplan::ResultRole> roles);
   /// Whether `value` is a trainable (not frozen) weight argument.
   bool isWeight(mlir::Value value) const;
   /// Records the backward step of a one-input op: a generic op `backward`
