@@ -78,7 +78,7 @@ private:
   Linear linear(int64_t in, int64_t out, const std::string &name, bool bias,
                 unsigned target = 0) {
     Linear layer;
-    if (o.qlora) {
+    if (o.nf4Weights) {
       // bitsandbytes' NF4: 4-bit codes, an absmax per block of 64; double
       // quantization stores those as 8-bit codes with an f32 scale per 256
       // and one f32 offset.
@@ -87,7 +87,8 @@ private:
       Type f32 = Float32Type::get(act.getContext());
       layer.weight =
           g.argument({in, out}, i4, ArgumentRole::Weight, name + ".w");
-      g.freeze(layer.weight);
+      if (o.qlora)
+        g.freeze(layer.weight);
       int64_t blocks = llvm::divideCeil(in * out, 64);
       auto state = [&](int64_t size, Type element, const char *suffix) {
         layer.nf4State.push_back(g.argument(
@@ -119,9 +120,22 @@ private:
     return layer;
   }
   Value apply(const Linear &layer, Value x) {
-    Value y = layer.nf4State.empty()
-                  ? g.matmul(x, layer.weight)
-                  : g.matmulNf4(x, layer.weight, layer.nf4State, act);
+    Value y;
+    if (layer.nf4State.empty()) {
+      y = g.matmul(x, layer.weight);
+    } else if (o.mode == Mode::Decode && o.batch == 1) {
+      // One token: bitsandbytes' 4-bit GEMV reads the codes directly, with
+      // no dequantized copy.
+      SmallVector<Value> operands = {x, layer.weight};
+      llvm::append_range(operands, layer.nf4State);
+      SmallVector<int64_t> shape(g.typeOf(x).getShape());
+      shape.back() = g.typeOf(layer.weight).getDimSize(1);
+      y = g.generic("gemv_nf4", operands, {g.tensorType(shape, act)},
+                    {ResultRole::Activation})
+              .front();
+    } else {
+      y = g.matmulNf4(x, layer.weight, layer.nf4State, act);
+    }
     if (layer.scale)
       y = g.mul(y, layer.scale);
     if (layer.bias)
@@ -556,11 +570,15 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
                                           GeneratorOptions options,
                                           std::string &error) {
   const ModelConfig &model = options.model;
-  std::optional<Type> weight = parseType(context, options.weightType);
+  // NF4 (bitsandbytes' 4-bit inference) quantizes the layers' linear
+  // weights; the others keep the activation type, as with int8/int4.
+  bool nf4 = options.weightType == "nf4";
+  std::optional<Type> weight =
+      parseType(context, nf4 ? options.activationType : options.weightType);
   std::optional<Type> activation = parseType(context, options.activationType);
   if (!weight) {
     error = "unknown weight dtype '" + options.weightType +
-            "'; expected f32, bf16, f16, int8 or int4";
+            "'; expected f32, bf16, f16, int8, int4 or nf4";
     return nullptr;
   }
   if (!activation || isa<IntegerType>(*activation)) {
@@ -574,10 +592,12 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
             "); in training, f32 master weights are optimizer state";
     return nullptr;
   }
-  if (options.mode == Mode::Train && isa<IntegerType>(*weight)) {
-    error = "train mode needs float weights, not " + options.weightType;
+  if (options.mode == Mode::Train && (isa<IntegerType>(*weight) || nf4)) {
+    error = "train mode needs float weights, not " + options.weightType +
+            (nf4 ? " (QLoRA's 4-bit base is --lora-rank R --qlora)" : "");
     return nullptr;
   }
+  options.nf4Weights = nf4 || options.qlora;
   if (options.checkpointing != Checkpointing::None &&
       options.mode != Mode::Train) {
     error = "checkpointing applies to train mode (it recomputes what a "
@@ -613,9 +633,9 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
     error = "QLoRA trains LoRA adapters on a 4-bit base: give --lora-rank";
     return nullptr;
   }
-  if (options.doubleQuant && !options.qlora) {
-    error = "--double-quant quantizes QLoRA's absmax values: use it with "
-            "--qlora";
+  if (options.doubleQuant && !options.nf4Weights) {
+    error = "--double-quant quantizes NF4's absmax values: use it with "
+            "--qlora or --weight-dtype nf4";
     return nullptr;
   }
   if (options.checkpointLayers < 1) {

@@ -111,6 +111,10 @@ struct GeneratorOptions {
   /// absmax values are 8-bit, with an f32 scale per 256 of them.
   bool qlora = false;
   bool doubleQuant = false;
+  /// Set by the generator: the layers' linear weights are NF4 (QLoRA, or
+  /// --weight-dtype nf4 for inference, where one token per step at batch 1
+  /// runs bitsandbytes' fused 4-bit GEMV, `gemv_nf4`, without a copy).
+  bool nf4Weights = false;
   /// Bytes of the math library's workspace (cuBLAS) given to every matmul.
   int64_t matmulWorkspace = 0;
 };

@@ -61,10 +61,12 @@ static llvm::cl::opt<int64_t> kvLen(
     "kv-len",
     llvm::cl::desc("Decode: KV cache length (default: as --seq's default)"),
     llvm::cl::init(0), llvm::cl::cat(toolOptions));
-static llvm::cl::opt<std::string>
-    weightDtype("weight-dtype",
-                llvm::cl::desc("f32, bf16, f16 (default), int8 or int4"),
-                llvm::cl::init("f16"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string> weightDtype(
+    "weight-dtype",
+    llvm::cl::desc("f32, bf16, f16 (default), int8, int4 (per-channel "
+                   "scales) or nf4 (bitsandbytes' 4-bit, an "
+                   "absmax per 64; inference)"),
+    llvm::cl::init("f16"), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string>
     activationDtype("activation-dtype",
                     llvm::cl::desc("f32, bf16 or f16 (default)"),
@@ -103,11 +105,12 @@ static llvm::cl::opt<bool>
                          "linear weights in NF4 with an f32 absmax per 64, "
                          "dequantized for each GEMM (forward and backward)"),
           llvm::cl::cat(toolOptions));
-static llvm::cl::opt<bool> doubleQuant(
-    "double-quant",
-    llvm::cl::desc("With --qlora: 8-bit absmax values with an f32 scale per "
-                   "256 (bitsandbytes' double quantization)"),
-    llvm::cl::cat(toolOptions));
+static llvm::cl::opt<bool>
+    doubleQuant("double-quant",
+                llvm::cl::desc("With --qlora or --weight-dtype nf4: 8-bit "
+                               "absmax values with an f32 scale per "
+                               "256 (bitsandbytes' double quantization)"),
+                llvm::cl::cat(toolOptions));
 static llvm::cl::opt<double> dropoutProbability(
     "dropout",
     llvm::cl::desc("Train: dropout probability (default 0: none). GPT-2 and "
