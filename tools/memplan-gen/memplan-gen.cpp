@@ -209,7 +209,6 @@ parseChoice(llvm::StringRef kind, llvm::StringRef value,
 namespace {
 /// What a training stack runs: the options a --stack preset sets.
 struct StackPreset {
-  llvm::StringRef name;
   bool modelDropout;          ///< the model's own dropout (else none)
   llvm::StringRef loss;       ///< --loss
   llvm::StringRef gradBuffer; ///< --grad-buffer; "" : "weight" when
@@ -223,17 +222,17 @@ const std::pair<llvm::StringRef, unsigned> kLoraTargets[] = {
 
 /// The presets, documented in docs/generator.md. Every stack here runs
 /// fused (SDPA/FlashAttention) attention and AdamW, memplan-gen's defaults.
-const StackPreset kStacks[] = {
+const std::pair<llvm::StringRef, StackPreset> kStacks[] = {
     // memplan's own step: no dropout, fused cross-entropy.
-    {"memplan", false, "fused", ""},
+    {"memplan", {false, "fused", ""}},
     // PyTorch eager + Hugging Face Trainer: the model's dropout, the loss on
     // f32 logits, gradients accumulated in .grad (the weights' type).
-    {"hf-trainer", true, "f32", ""},
+    {"hf-trainer", {true, "f32", ""}},
     // DeepSpeed ZeRO-0 with bf16: its optimizer keeps an f32 gradient for
     // every weight, into which each backward pass accumulates.
-    {"deepspeed-zero0", true, "f32", "f32"},
+    {"deepspeed-zero0", {true, "f32", "f32"}},
     // Megatron-LM: the f32 main_grad buffer, the loss on f32 logits.
-    {"megatron", true, "f32", "f32"},
+    {"megatron", {true, "f32", "f32"}},
 };
 } // namespace
 
@@ -265,14 +264,10 @@ int main(int argc, char **argv) {
                 "'; expected one of: " + modelNames());
   }
   std::string error;
-  const StackPreset *stack = nullptr;
-  for (const StackPreset &preset : kStacks)
-    if (preset.name == stackName)
-      stack = &preset;
+  std::optional<StackPreset> stack =
+      parseChoice<StackPreset>("stack", stackName, kStacks, error);
   if (!stack)
-    return fail("unknown stack '" + stackName +
-                "'; expected memplan, hf-trainer, deepspeed-zero0 or "
-                "megatron");
+    return fail(error);
   bool trainStack = stackName.getNumOccurrences() > 0;
   // A preset fills in what the command line leaves unsaid.
   if (trainStack && !lossKind.getNumOccurrences())
