@@ -26,7 +26,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 # Scripts that tests run (Inputs/differential-run.sh) find memplan's tools.
 llvm_config.with_environment("PATH", config.memplan_tools_dir, append_path=True)
 tool_dirs = [config.memplan_tools_dir, config.llvm_tools_dir]
-tools = ["memplan-opt", "memplan-plan", "memplan-translate", "memplan-gen", "memplan-difftest"]
+tools = ["memplan-opt", "memplan-plan", "memplan-translate", "memplan-gen", "memplan-fit", "memplan-difftest"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 # Upstream tools for the integration tests: lowering to LLVM and running.
 llvm_config.add_tool_substitutions(["mlir-opt", "mlir-runner"], [config.llvm_tools_dir])

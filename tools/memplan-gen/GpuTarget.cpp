@@ -34,3 +34,16 @@ int64_t memplan::gen::recommendedCublasWorkspace(int capability) {
   constexpr int64_t kMiB = 1024 * 1024;
   return capability >= 90 ? 32 * kMiB : 4 * kMiB;
 }
+
+int64_t memplan::gen::typicalCudaContextBytes(int capability) {
+  // With lazy module loading (CUDA 11.7 and later; the default on Linux
+  // since CUDA 12.2) only the kernels a process runs are loaded, and a
+  // PyTorch maintainer puts the context at "~300MB", against more than
+  // 1000 MB when every kernel was loaded at start-up (pytorch/pytorch#107667,
+  // 2023). That is the one published figure memplan has found, so every
+  // generation gets it for now; a measurement per GPU generation is owed
+  // (docs/memory-model.md) and --cuda-context overrides it.
+  (void)capability;
+  constexpr int64_t kMiB = 1024 * 1024;
+  return 300 * kMiB;
+}

@@ -24,6 +24,12 @@ std::optional<int> parseComputeCapability(llvm::StringRef gpu);
 /// `capability` (major * 10 + minor).
 int64_t recommendedCublasWorkspace(int capability);
 
+/// The device memory a CUDA context takes in a PyTorch process on a GPU of
+/// compute capability `capability` before its first tensor: kernels, the
+/// driver's own buffers, the context's stacks. Not part of any plan: a
+/// runtime overhead that tools report on a line of its own.
+int64_t typicalCudaContextBytes(int capability);
+
 } // namespace memplan::gen
 
 #endif // MEMPLAN_TOOLS_MEMPLANGEN_GPUTARGET_H

@@ -566,6 +566,14 @@ static std::string findOversizedTensor(const GeneratorOptions &o) {
 }
 
 namespace memplan::gen {
+int64_t defaultSequenceLength(const ModelConfig &model) {
+  // Decoders with rotary positions default to 4096 tokens (or their
+  // context, if shorter); the others to their learned positions.
+  return model.family == Family::Llama
+             ? std::min<int64_t>(4096, model.maxPositions)
+             : model.maxPositions;
+}
+
 OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
                                           GeneratorOptions options,
                                           std::string &error) {
@@ -684,11 +692,7 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
   }
   if (options.layers == 0)
     options.layers = model.layers;
-  // Decoders with rotary positions default to 4096 tokens (or their
-  // context, if shorter); the others to their learned positions.
-  int64_t defaultSeq = model.family == Family::Llama
-                           ? std::min<int64_t>(4096, model.maxPositions)
-                           : model.maxPositions;
+  int64_t defaultSeq = defaultSequenceLength(model);
   if (options.seq == 0)
     options.seq = defaultSeq;
   if (options.kvLen == 0)

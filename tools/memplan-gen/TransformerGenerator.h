@@ -120,6 +120,11 @@ struct GeneratorOptions {
 };
 
 /// Builds the graph; on bad options returns null and sets `error`.
+/// The tokens of a step when none are given (and the KV cache's length in
+/// decode): 4096 for rotary decoders (their context if shorter), the
+/// learned positions of the others.
+int64_t defaultSequenceLength(const ModelConfig &model);
+
 mlir::OwningOpRef<mlir::ModuleOp>
 generateTransformer(mlir::MLIRContext *context, GeneratorOptions options,
                     std::string &error);

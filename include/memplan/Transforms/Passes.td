@@ -357,13 +357,19 @@ def MemoryReport : Pass<"memplan-memory-report", "::mlir::ModuleOp"> {
     arguments' `memplan.role`), the planned activation arena against its
     lower bound and the bytes without reuse, the scratch and the gradients
     inside the arena (from `memplan.result_roles`), the outputs (caller
-    buffers in generated code), the total and the bytes per parameter.
-    `json=` also writes it as JSON.
+    buffers in generated code), the total and the bytes per parameter, and
+    what PyTorch's caching allocator would show for the same tensors (a
+    model). `cuda-context=` adds the CUDA context as a runtime overhead on
+    its own line, with the total that includes it. `json=` also writes it
+    as JSON.
   }];
   let dependentDialects = ["::memplan::MemPlanDialect"];
   let options = [
     Option<"jsonFile", "json", "std::string", "\"\"",
            "Also write the report as JSON to this file">,
+    Option<"cudaContext", "cuda-context", "uint64_t", "0",
+           "Bytes of the CUDA context: a runtime overhead, printed on its "
+           "own line with the total beside it, never part of the plan">,
   ];
 }
 

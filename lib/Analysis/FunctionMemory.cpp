@@ -1,0 +1,169 @@
+//===- FunctionMemory.cpp - Every byte a planned function needs -----------===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// What is outside the arena (arguments by memplan.role, outputs) and what is
+// inside it (activations, scratch, gradients), from the plan written in the
+// IR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "memplan/Analysis/FunctionMemory.h"
+
+#include "memplan/Analysis/PlanVerification.h"
+#include "memplan/Dialect/MemPlan/IR/MemPlanDialect.h"
+#include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
+#include "memplan/Dialect/MemPlan/IR/TypeByteSize.h"
+#include "memplan/Planner/Problem.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace memplan;
+
+namespace {
+
+/// The function's tensors as PyTorch's eager mode holds them, each its own
+/// allocation: the arguments first (in order, for the whole step), then each
+/// buffer over its planned lifetime, a returned one to the end; the library
+/// workspace once, at its first use, for good (PyTorch keeps one cuBLAS
+/// workspace per handle).
+std::vector<TensorLifetime> eagerTensors(FunctionOpInterface function,
+                                         const BufferLiveness &liveness) {
+  constexpr int64_t kForever = std::numeric_limits<int64_t>::max();
+  std::vector<TensorLifetime> tensors;
+  for (BlockArgument argument : function.getArguments())
+    if (ByteSize size = getByteSize(argument.getType()); size.ok())
+      tensors.push_back({size.bytes, -1, kForever});
+  std::optional<size_t> workspace;
+  for (const LiveBuffer &buffer : liveness.getBuffers()) {
+    if (buffer.isLibraryWorkspace()) {
+      if (!workspace) {
+        workspace = tensors.size();
+        tensors.push_back({buffer.bytes, buffer.start, kForever});
+      }
+      tensors[*workspace].bytes =
+          std::max(tensors[*workspace].bytes, buffer.bytes);
+      continue;
+    }
+    tensors.push_back({buffer.bytes, buffer.start,
+                       buffer.destination ? kForever : buffer.end});
+  }
+  return tensors;
+}
+
+} // namespace
+
+FailureOr<FunctionMemory>
+memplan::measureFunctionMemory(FunctionOpInterface function) {
+  // A report counts what the plan claims, so the claim is proven first (a
+  // hand-edited plan with a buffer outside its arena would report an arena
+  // too small).
+  if (failed(verifyFunctionPlan(function)))
+    return failure();
+  FunctionMemory memory;
+  memory.name = function.getName().str();
+  MLIRContext *context = function.getContext();
+  memory.arena = *getPlannedArenaSize(function);
+  if (IntegerAttr bound =
+          MemPlanDialect::LowerBoundAttrHelper(context).getAttr(function))
+    memory.lowerBound = bound.getInt();
+  if (IntegerAttr bound =
+          MemPlanDialect::UnscheduledLowerBoundAttrHelper(context).getAttr(
+              function))
+    memory.unscheduledLowerBound = bound.getInt();
+  if (IntegerAttr bound =
+          MemPlanDialect::UnrematerializedLowerBoundAttrHelper(context).getAttr(
+              function))
+    memory.unrematerializedLowerBound = bound.getInt();
+  if (IntegerAttr flops =
+          MemPlanDialect::RecomputedFlopsAttrHelper(context).getAttr(function))
+    memory.recomputedFlops = flops.getInt();
+
+  for (BlockArgument argument : function.getArguments()) {
+    ByteSize size = getByteSize(argument.getType());
+    if (!size.ok())
+      continue; // index positions and other scalars
+    std::optional<ArgumentRole> role =
+        getArgumentRole(function, argument.getArgNumber());
+    if (!role) {
+      memory.otherArguments += size.bytes;
+      continue;
+    }
+    switch (*role) {
+    case ArgumentRole::Weight:
+    case ArgumentRole::QuantizationScale: {
+      // Scales are weight bytes, not parameters.
+      auto type = cast<ShapedType>(argument.getType());
+      std::string element;
+      llvm::raw_string_ostream os(element);
+      os << type.getElementType();
+      memory.weightsByType[element] += size.bytes;
+      memory.weights += size.bytes;
+      if (*role == ArgumentRole::Weight)
+        memory.parameters += type.getNumElements();
+      break;
+    }
+    case ArgumentRole::KvCache:
+      memory.kvCache += size.bytes;
+      break;
+    case ArgumentRole::Input:
+      memory.inputs += size.bytes;
+      break;
+    case ArgumentRole::OptimizerState:
+      memory.optimizerStates += size.bytes;
+      break;
+    case ArgumentRole::MasterWeight:
+      memory.masterWeights += size.bytes;
+      break;
+    case ArgumentRole::GradientAccumulator:
+      memory.gradientAccumulators += size.bytes;
+      break;
+    }
+  }
+
+  FailureOr<BufferLiveness> liveness = computePlannedLiveness(function);
+  if (failed(liveness))
+    return failure();
+  // The same buffers without the library workspaces, for their share of the
+  // lower bound (sizes do not depend on the alignment).
+  Problem withWorkspaces = liveness->toProblem(/*alignment=*/1);
+  Problem withoutWorkspaces = withWorkspaces;
+  for (auto [index, buffer] : llvm::enumerate(liveness->getBuffers())) {
+    if (buffer.destination)
+      continue; // in the caller's result buffer: an output below
+    memory.withoutReuse += buffer.bytes;
+    ++memory.bufferCount;
+    if (buffer.kind == LiveBuffer::Kind::Scratch) {
+      memory.scratch += buffer.bytes;
+      if (buffer.isLibraryWorkspace()) {
+        memory.libraryWorkspace =
+            std::max(memory.libraryWorkspace, buffer.bytes);
+        withoutWorkspaces.buffers[index].size = 0;
+      }
+    } else if (getResultRole(cast<OpResult>(buffer.values.front().value)) ==
+               ResultRole::Gradient)
+      memory.gradients += buffer.bytes;
+  }
+  memory.libraryWorkspaceAtPeak =
+      computeLowerBound(withWorkspaces) - computeLowerBound(withoutWorkspaces);
+  memory.pytorch = simulateCachingAllocator(eagerTensors(function, *liveness));
+  // The caller's result buffers (liveness accepted a body of one block):
+  // each returned value that is not in an argument's memory (an updated KV
+  // cache is the caller's cache, counted above). Values computed in a result
+  // buffer take no arena bytes, so each byte is counted once.
+  Region &body = function.getFunctionBody();
+  if (!body.empty())
+    if (Operation *terminator = body.front().getTerminator())
+      for (Value value : terminator->getOperands()) {
+        if (liveness->isExternal(value) &&
+            liveness->getExternal(value).kind == ExternalValue::Kind::Argument)
+          continue;
+        if (ByteSize size = getByteSize(value.getType()); size.ok())
+          memory.outputs += size.bytes;
+      }
+  return memory;
+}

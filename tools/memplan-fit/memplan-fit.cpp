@@ -1,0 +1,725 @@
+//===- memplan-fit.cpp - What fits on a GPU, from planned graphs ----------===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//   memplan-fit --model llama-7b --mode train --seq 512 --gpu-memory 24GiB
+//
+// Answers "will it fit, and how": for each candidate way to run the step
+// (full fine-tuning, LoRA or QLoRA; weight precision; activation
+// checkpointing), the largest micro-batch whose step fits in the GPU's
+// memory, and the cheapest candidate that fits the micro-batch asked for.
+// Every number is a generated graph planned by --plan-offsets and measured
+// from its proven plan (the memory report's total), never a formula. See
+// docs/fit.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GeneratorChoices.h"
+#include "GpuTarget.h"
+#include "HfConfig.h"
+#include "ModelConfig.h"
+#include "TransformerGenerator.h"
+
+#include "memplan/Analysis/FunctionMemory.h"
+#include "memplan/Dialect/MemPlan/IR/MemPlanDialect.h"
+#include "memplan/Support/FormatBytes.h"
+#include "memplan/Support/OutputFiles.h"
+#include "memplan/Transforms/Pipelines.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Parallel.h"
+#include "llvm/Support/Threading.h"
+
+#include <cmath>
+#include <map>
+
+using namespace memplan;
+using namespace memplan::gen;
+
+static llvm::cl::OptionCategory toolOptions("memplan-fit options");
+
+static llvm::cl::opt<std::string>
+    modelName("model", llvm::cl::desc("The model (set in main)"),
+              llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string> hfConfigPath(
+    "hf-config",
+    llvm::cl::desc("A Hugging Face config.json to weigh instead of --model"),
+    llvm::cl::value_desc("file"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string>
+    modeName("mode", llvm::cl::desc("train (default), prefill or decode"),
+             llvm::cl::init("train"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string> gpuMemoryText(
+    "gpu-memory",
+    llvm::cl::desc("The GPU's memory: bytes, or with a unit (KB, MB, GB, TB "
+                   "are powers of 1000; KiB, MiB, GiB, TiB of 1024), such as "
+                   "80GB or 24GiB. Required"),
+    llvm::cl::value_desc("size"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t>
+    seq("seq",
+        llvm::cl::desc("Tokens per sequence in prefill and train (default: the "
+                       "model's memplan-gen default)"),
+        llvm::cl::init(0), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t>
+    kvLen("kv-len", llvm::cl::desc("Decode: the KV cache length"),
+          llvm::cl::init(0), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t>
+    layers("layers", llvm::cl::desc("Layers (default: the model's)"),
+           llvm::cl::init(0), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> wantedBatch(
+    "batch",
+    llvm::cl::desc("The micro-batch the cheapest candidate must fit "
+                   "(default 1)"),
+    llvm::cl::init(1), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t>
+    maxBatch("max-batch",
+             llvm::cl::desc("The largest micro-batch tried (default 1024)"),
+             llvm::cl::init(1024), llvm::cl::cat(toolOptions));
+static llvm::cl::list<std::string> methodNames(
+    "methods",
+    llvm::cl::desc("Train: what is trained, in order of preference, from "
+                   "full (every weight), lora (adapters on --lora-targets) "
+                   "and qlora (adapters on an NF4 base); default "
+                   "full,lora,qlora"),
+    llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions));
+static llvm::cl::list<std::string> weightTypes(
+    "weight-dtypes",
+    llvm::cl::desc("Weight precisions, in order of preference (default "
+                   "bf16,int8,nf4,int4 for inference, bf16 for train)"),
+    llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions));
+static llvm::cl::list<std::string> checkpointingNames(
+    "checkpointing",
+    llvm::cl::desc("Train: activation checkpointing, in order of preference, "
+                   "from none, selective (with --attention unfused) and "
+                   "full; default none,full (none,selective,full with "
+                   "--attention unfused)"),
+    llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string>
+    activationDtype("activation-dtype",
+                    llvm::cl::desc("f32, bf16 (default) or f16"),
+                    llvm::cl::init("bf16"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string>
+    attentionKind("attention", llvm::cl::desc("fused (default) or unfused"),
+                  llvm::cl::init("fused"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string> stackName(
+    "stack",
+    llvm::cl::desc("Train: the training stack (memplan, the default, "
+                   "hf-trainer, deepspeed-zero0 or megatron; as memplan-gen)"),
+    llvm::cl::init("memplan"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string> optimizerKind(
+    "optimizer",
+    llvm::cl::desc("Train: adamw (default), sgd, adafactor or adamw-8bit"),
+    llvm::cl::init("adamw"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t>
+    loraRank("lora-rank",
+             llvm::cl::desc("The rank of LoRA and QLoRA (default 8)"),
+             llvm::cl::init(8), llvm::cl::cat(toolOptions));
+static llvm::cl::list<std::string>
+    loraTargets("lora-targets",
+                llvm::cl::desc("The projections with adapters (default q,v)"),
+                llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string> gpuName(
+    "gpu",
+    llvm::cl::desc("The GPU as sm_<capability> (default sm_90): the cuBLAS "
+                   "workspace and the CUDA context"),
+    llvm::cl::init("sm_90"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> cudaContext(
+    "cuda-context",
+    llvm::cl::desc("Bytes the CUDA context takes (default: memplan's figure "
+                   "for --gpu, 300 MiB; 0: leave it out)"),
+    llvm::cl::init(-1), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string> fitOn(
+    "fit-on",
+    llvm::cl::desc("The number that must fit: plan (default: the memory "
+                   "report's total, what memplan's generated code "
+                   "allocates) or pytorch (the caching-allocator model's "
+                   "max_memory_reserved, for the same step run by PyTorch "
+                   "eager)"),
+    llvm::cl::init("plan"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<unsigned> threads(
+    "jobs",
+    llvm::cl::desc("Candidates weighed at once (default: one per core)"),
+    llvm::cl::init(0), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<bool> linearSearch(
+    "linear-search",
+    llvm::cl::desc("Try every micro-batch from 1 up, not doubling and "
+                   "bisecting (slow; a check of the search)"),
+    llvm::cl::Hidden, llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string>
+    jsonPath("json", llvm::cl::desc("Also write the table as JSON here"),
+             llvm::cl::value_desc("file"), llvm::cl::cat(toolOptions));
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "memplan-fit: error: " << message << "\n";
+  return 1;
+}
+
+/// `text` as bytes: digits with an optional fraction and unit; none for
+/// anything else, zero, or more than 2^63 bytes.
+static std::optional<uint64_t> parseByteSize(llvm::StringRef text) {
+  text = text.trim();
+  size_t numberEnd = text.find_first_not_of("0123456789.");
+  llvm::StringRef number = text.take_front(numberEnd);
+  llvm::StringRef unit = text.drop_front(number.size()).trim();
+  double value;
+  if (number.empty() || number.getAsDouble(value))
+    return std::nullopt;
+  static const std::pair<llvm::StringRef, double> kUnits[] = {
+      {"", 1},         {"B", 1},       {"KB", 1e3},     {"MB", 1e6},
+      {"GB", 1e9},     {"TB", 1e12},   {"KiB", 0x1p10}, {"MiB", 0x1p20},
+      {"GiB", 0x1p30}, {"TiB", 0x1p40}};
+  for (const auto &[name, scale] : kUnits) {
+    if (!unit.equals_insensitive(name))
+      continue;
+    double bytes = std::floor(value * scale);
+    if (!(bytes >= 1) || bytes >= 0x1p63)
+      return std::nullopt;
+    return static_cast<uint64_t>(bytes);
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+enum class Method { Full, Lora, Qlora };
+
+/// One way to run the step; its micro-batch is what the search varies.
+struct Candidate {
+  Method method = Method::Full;
+  std::string weightType;
+  Checkpointing checkpointing = Checkpointing::None;
+  GeneratorOptions options;
+};
+
+/// One planned graph.
+struct Probe {
+  int64_t batch = 0;
+  FunctionMemory memory;
+  /// What must fit: the chosen measure plus the CUDA context.
+  uint64_t peak = 0;
+};
+
+/// What the search found for one candidate.
+struct Outcome {
+  /// Why the candidate cannot be generated or planned at micro-batch 1
+  /// (the model has no such projection, train needs float weights, ...).
+  std::string unavailable;
+  std::optional<Probe> largest; ///< the largest micro-batch that fits
+  std::optional<Probe> wanted;  ///< the micro-batch asked for
+  /// The smallest micro-batch found not to fit, if one was tried.
+  std::optional<int64_t> firstTooLarge;
+  /// Why the first micro-batch that does not fit was not planned, if it
+  /// could not be generated (a tensor over 2^63 bytes).
+  std::string tooLargeReason;
+  unsigned graphs = 0;
+};
+
+const char *methodLabel(Method method) {
+  switch (method) {
+  case Method::Full:
+    return "full";
+  case Method::Lora:
+    return "lora";
+  case Method::Qlora:
+    return "qlora";
+  }
+  llvm_unreachable("unknown method");
+}
+
+const char *checkpointingLabel(Checkpointing checkpointing) {
+  switch (checkpointing) {
+  case Checkpointing::None:
+    return "none";
+  case Checkpointing::Selective:
+    return "selective";
+  case Checkpointing::Full:
+    return "full";
+  }
+  llvm_unreachable("unknown checkpointing");
+}
+
+/// Plans one candidate's graphs in its own context (candidates are weighed
+/// in parallel), each micro-batch at most once.
+class CandidateSearch {
+public:
+  CandidateSearch(const Candidate &candidate, uint64_t gpuMemory,
+                  uint64_t contextBytes, bool onPytorch)
+      : candidate(candidate), gpuMemory(gpuMemory), contextBytes(contextBytes),
+        onPytorch(onPytorch), context(mlir::MLIRContext::Threading::DISABLED) {
+    context.loadDialect<MemPlanDialect, mlir::func::FuncDialect>();
+  }
+
+  /// Doubles the micro-batch from 1 while it fits (up to `limit`), then
+  /// bisects between the last that fit and the first that did not. The
+  /// search relies on the peak growing with the micro-batch: every
+  /// activation does, and nothing shrinks.
+  /// With `linear`, tries every micro-batch from 1 up instead: a check of
+  /// the search (and of its premise) that costs one graph per micro-batch.
+  Outcome run(int64_t wantedBatch, int64_t limit, bool linear) {
+    Outcome outcome;
+    FailureOrProbe first = probe(1);
+    if (!first.probe) {
+      outcome.unavailable = first.error;
+      outcome.graphs = graphs;
+      return outcome;
+    }
+    int64_t fits = 0, tooLarge = 0;
+    std::string tooLargeReason;
+    auto tryBatch = [&](int64_t batch) {
+      FailureOrProbe result = probe(batch);
+      if (result.probe && result.probe->peak <= gpuMemory) {
+        fits = batch;
+        return true;
+      }
+      tooLarge = batch;
+      tooLargeReason = result.probe ? "" : result.error;
+      return false;
+    };
+    if (linear) {
+      for (int64_t batch = 1; batch <= limit && tryBatch(batch); ++batch)
+        ;
+    } else {
+      for (int64_t batch = 1; tryBatch(batch) && batch < limit;)
+        batch = std::min(limit, 2 * batch);
+      while (fits && tooLarge && tooLarge - fits > 1)
+        tryBatch(fits + (tooLarge - fits) / 2);
+    }
+    if (fits)
+      outcome.largest = probes.at(fits);
+    if (tooLarge) {
+      outcome.firstTooLarge = tooLarge;
+      outcome.tooLargeReason = tooLargeReason;
+    }
+    if (FailureOrProbe wanted = probe(wantedBatch); wanted.probe)
+      outcome.wanted = *wanted.probe;
+    outcome.graphs = graphs;
+    return outcome;
+  }
+
+private:
+  struct FailureOrProbe {
+    std::optional<Probe> probe;
+    std::string error;
+  };
+
+  /// Generates, plans (--plan-offsets and --memplan-verify-plan) and
+  /// measures the step at micro-batch `batch`.
+  FailureOrProbe probe(int64_t batch) {
+    if (auto known = probes.find(batch); known != probes.end())
+      return {known->second, ""};
+    if (auto known = errors.find(batch); known != errors.end())
+      return {std::nullopt, known->second};
+    FailureOrProbe result = generateAndPlan(batch);
+    ++graphs;
+    if (result.probe)
+      probes[batch] = *result.probe;
+    else
+      errors[batch] = result.error;
+    return result;
+  }
+
+  FailureOrProbe generateAndPlan(int64_t batch) {
+    GeneratorOptions options = candidate.options;
+    options.batch = batch;
+    std::string error;
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        generateTransformer(&context, options, error);
+    if (!module)
+      return {std::nullopt, error};
+    // The planner's diagnostics become the candidate's reason (a plan that
+    // does not prove is an internal error, never a number).
+    mlir::ScopedDiagnosticHandler handler(
+        &context, [&](mlir::Diagnostic &diagnostic) {
+          if (diagnostic.getSeverity() == mlir::DiagnosticSeverity::Error &&
+              error.empty())
+            error = "internal error: " + diagnostic.str();
+          return mlir::success();
+        });
+    mlir::PassManager pm(&context);
+    buildPlanOffsetsPipeline(pm);
+    if (mlir::failed(pm.run(*module)))
+      return {std::nullopt,
+              error.empty() ? "internal error: planning failed" : error};
+    std::optional<Probe> best;
+    for (auto function : module->getOps<mlir::FunctionOpInterface>()) {
+      if (function.isExternal())
+        continue;
+      mlir::FailureOr<FunctionMemory> memory = measureFunctionMemory(function);
+      if (mlir::failed(memory))
+        return {std::nullopt, error};
+      Probe probe;
+      probe.batch = batch;
+      probe.peak = (onPytorch ? memory->pytorch.maxReserved : memory->total()) +
+                   contextBytes;
+      probe.memory = std::move(*memory);
+      if (!best || probe.peak > best->peak)
+        best = std::move(probe);
+    }
+    if (!best)
+      return {std::nullopt, "internal error: no function was generated"};
+    return {std::move(best), ""};
+  }
+
+  const Candidate &candidate;
+  uint64_t gpuMemory, contextBytes;
+  bool onPytorch;
+  mlir::MLIRContext context;
+  std::map<int64_t, Probe> probes;
+  std::map<int64_t, std::string> errors;
+  unsigned graphs = 0;
+};
+
+std::string describe(const Candidate &candidate, Mode mode) {
+  std::string text;
+  if (mode == Mode::Train) {
+    switch (candidate.method) {
+    case Method::Full:
+      text = "full fine-tuning";
+      break;
+    case Method::Lora:
+    case Method::Qlora: {
+      text = (candidate.method == Method::Lora ? "LoRA r=" : "QLoRA r=") +
+             std::to_string(candidate.options.loraRank) + " (";
+      llvm::ListSeparator comma(",");
+      for (auto [name, bit] : kLoraTargets)
+        if (candidate.options.loraTargets & bit)
+          text += (llvm::Twine(comma) + name).str();
+      text += ")";
+      break;
+    }
+    }
+    // QLoRA's layers are NF4; the embeddings, norms and head keep the
+    // weight type.
+    text += (candidate.method == Method::Qlora ? ", nf4 + " : ", ") +
+            candidate.weightType;
+    text +=
+        candidate.checkpointing == Checkpointing::None
+            ? ", no checkpointing"
+            : (llvm::Twine(", ") + checkpointingLabel(candidate.checkpointing) +
+               " checkpointing")
+                  .str();
+    return text;
+  }
+  return candidate.weightType + " weights";
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  static const std::string modelHelp = "The model: " + modelNames();
+  modelName.setDescription(modelHelp);
+  llvm::cl::HideUnrelatedOptions(toolOptions);
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv,
+      "memplan-fit: the largest micro-batch, and the cheapest way to run a "
+      "step, that fits a GPU\n");
+
+  GeneratorOptions base;
+  if (modelName.empty() == hfConfigPath.empty())
+    return fail("give the model as --model NAME or --hf-config FILE (one of "
+                "them); models: " +
+                modelNames());
+  if (!hfConfigPath.empty()) {
+    llvm::Expected<HfConfig> config = readHfConfig(hfConfigPath);
+    if (!config)
+      return fail(llvm::toString(config.takeError()));
+    for (const std::string &field : config->unknownFields)
+      llvm::errs() << "memplan-fit: warning: " << hfConfigPath << ": ignoring '"
+                   << field << "', a field memplan-gen does not know\n";
+    base.model = config->model;
+  } else if (std::optional<ModelConfig> model = lookupModel(modelName)) {
+    base.model = *model;
+  } else {
+    return fail("unknown model '" + modelName +
+                "'; expected one of: " + modelNames());
+  }
+  if (gpuMemoryText.empty())
+    return fail("give the GPU's memory as --gpu-memory SIZE (such as 80GB "
+                "or 24GiB)");
+  std::optional<uint64_t> gpuMemory = parseByteSize(gpuMemoryText);
+  if (!gpuMemory)
+    return fail("cannot read --gpu-memory '" + gpuMemoryText +
+                "'; expected a positive size such as 81559MiB, 80GB or "
+                "24GiB");
+
+  std::string error;
+  std::optional<Mode> mode = parseChoice<Mode>("mode", modeName,
+                                               {{"prefill", Mode::Prefill},
+                                                {"decode", Mode::Decode},
+                                                {"train", Mode::Train}},
+                                               error);
+  std::optional<bool> unfused = parseChoice<bool>(
+      "attention", attentionKind, {{"fused", false}, {"unfused", true}}, error);
+  std::optional<StackPreset> stack =
+      parseChoice<StackPreset>("stack", stackName, kStacks, error);
+  std::optional<Optimizer> optimizer =
+      parseChoice<Optimizer>("optimizer", optimizerKind,
+                             {{"adamw", Optimizer::AdamW},
+                              {"sgd", Optimizer::Sgd},
+                              {"adafactor", Optimizer::Adafactor},
+                              {"adamw-8bit", Optimizer::AdamW8Bit}},
+                             error);
+  std::optional<bool> onPytorch = parseChoice<bool>(
+      "measure", fitOn, {{"plan", false}, {"pytorch", true}}, error);
+  std::vector<Method> methods;
+  for (const std::string &name : methodNames)
+    if (std::optional<Method> method =
+            parseChoice<Method>("method", name,
+                                {{"full", Method::Full},
+                                 {"lora", Method::Lora},
+                                 {"qlora", Method::Qlora}},
+                                error))
+      methods.push_back(*method);
+  std::vector<Checkpointing> checkpointings;
+  for (const std::string &name : checkpointingNames)
+    if (std::optional<Checkpointing> checkpointing =
+            parseChoice<Checkpointing>("checkpointing", name,
+                                       {{"none", Checkpointing::None},
+                                        {"selective", Checkpointing::Selective},
+                                        {"full", Checkpointing::Full}},
+                                       error))
+      checkpointings.push_back(*checkpointing);
+  unsigned targets = 0;
+  for (const std::string &target : loraTargets)
+    if (std::optional<unsigned> bit =
+            parseChoice<unsigned>("LoRA target", target, kLoraTargets, error))
+      targets |= *bit;
+  if (!error.empty())
+    return fail(error);
+  std::optional<int> capability = parseComputeCapability(gpuName);
+  if (!capability)
+    return fail("unknown GPU '" + gpuName +
+                "'; expected sm_<compute capability>, such as sm_80 or sm_90");
+  if (wantedBatch < 1 || maxBatch < 1)
+    return fail("--batch and --max-batch must be at least 1");
+  if (wantedBatch > maxBatch)
+    return fail("--batch " + llvm::Twine(wantedBatch.getValue()) +
+                " is above --max-batch " + llvm::Twine(maxBatch.getValue()));
+  if (seq < 0 || kvLen < 0 || layers < 0)
+    return fail("seq, kv-len and layers must be positive");
+  if (cudaContext < -1)
+    return fail("--cuda-context must be 0 or more bytes");
+  bool train = *mode == Mode::Train;
+  if (!train && (!methodNames.empty() || !checkpointingNames.empty()))
+    return fail("--methods and --checkpointing choose how a training step "
+                "runs; they need --mode train");
+
+  if (methods.empty())
+    methods = {Method::Full, Method::Lora, Method::Qlora};
+  if (!train)
+    methods = {Method::Full};
+  if (checkpointings.empty()) {
+    checkpointings.push_back(Checkpointing::None);
+    if (*unfused)
+      checkpointings.push_back(Checkpointing::Selective);
+    checkpointings.push_back(Checkpointing::Full);
+  }
+  if (!train)
+    checkpointings = {Checkpointing::None};
+  std::vector<std::string> weightChoices(weightTypes.begin(),
+                                         weightTypes.end());
+  if (weightChoices.empty())
+    weightChoices =
+        train ? std::vector<std::string>{"bf16"}
+              : std::vector<std::string>{"bf16", "int8", "nf4", "int4"};
+  uint64_t contextBytes = cudaContext >= 0
+                              ? uint64_t(cudaContext)
+                              : uint64_t(typicalCudaContextBytes(*capability));
+
+  // The generator's options every candidate shares.
+  base.mode = *mode;
+  base.layers = layers;
+  base.seq = seq;
+  base.kvLen = kvLen;
+  base.activationType = activationDtype;
+  base.unfusedAttention = *unfused;
+  base.matmulWorkspace = recommendedCublasWorkspace(*capability);
+  if (train) {
+    base.optimizer = *optimizer;
+    base.loss = stack->loss == "f32" ? Loss::F32 : Loss::Fused;
+    base.dropout = stack->modelDropout ? base.model.trainingDropout() : 0.0;
+    base.gradientBuffer =
+        stack->gradBuffer == "f32" ? GradientBuffer::F32 : GradientBuffer::None;
+  }
+
+  // The candidates in order of preference: what is trained first (it changes
+  // the model that comes out), then the precision (it changes the numbers),
+  // then the recomputation (it costs only time).
+  std::vector<Candidate> candidates;
+  for (Method method : methods)
+    for (const std::string &weightType : weightChoices)
+      for (Checkpointing checkpointing : checkpointings) {
+        Candidate candidate;
+        candidate.method = method;
+        candidate.weightType = weightType;
+        candidate.checkpointing = checkpointing;
+        candidate.options = base;
+        candidate.options.weightType = weightType;
+        candidate.options.checkpointing = checkpointing;
+        if (method != Method::Full) {
+          candidate.options.loraRank = loraRank;
+          if (targets)
+            candidate.options.loraTargets = targets;
+          candidate.options.qlora = method == Method::Qlora;
+        }
+        candidates.push_back(std::move(candidate));
+      }
+
+  if (threads)
+    llvm::parallel::strategy = llvm::hardware_concurrency(threads);
+  std::vector<Outcome> outcomes(candidates.size());
+  llvm::parallelFor(0, candidates.size(), [&](size_t index) {
+    CandidateSearch search(candidates[index], *gpuMemory, contextBytes,
+                           *onPytorch);
+    outcomes[index] = search.run(wantedBatch, maxBatch, linearSearch);
+  });
+
+  // The table.
+  llvm::raw_fd_ostream &os = llvm::outs();
+  os << "memplan-fit: " << base.model.name << ", " << modeName;
+  int64_t tokens = defaultSequenceLength(base.model);
+  if (*mode == Mode::Decode)
+    os << ", " << (kvLen ? kvLen : tokens) << "-token cache";
+  else
+    os << ", " << (seq ? seq : tokens) << " tokens";
+  os << ", on " << formatBytes(*gpuMemory) << " (" << gpuName
+     << "; CUDA context " << formatBytes(contextBytes) << "; fit on "
+     << (*onPytorch ? "PyTorch's max_memory_reserved" : "memplan's plan")
+     << ")\n";
+  std::vector<std::string> labels;
+  size_t width = 9;
+  for (const Candidate &candidate : candidates) {
+    labels.push_back(describe(candidate, *mode));
+    width = std::max(width, labels.back().size());
+  }
+  os << llvm::left_justify("candidate", width + 2)
+     << llvm::right_justify("micro-batch", 12)
+     << llvm::right_justify("peak per GPU", 14)
+     << llvm::right_justify("headroom", 12)
+     << llvm::right_justify("peak at " + std::to_string(wantedBatch), 12)
+     << llvm::right_justify("graphs", 8) << "\n";
+  std::optional<size_t> cheapest, widest;
+  for (auto [index, outcome] : llvm::enumerate(outcomes)) {
+    os << llvm::left_justify(labels[index], width + 2);
+    if (!outcome.unavailable.empty()) {
+      os << "not available: " << outcome.unavailable << "\n";
+      continue;
+    }
+    if (outcome.largest) {
+      const Probe &largest = *outcome.largest;
+      std::string batch = std::to_string(largest.batch);
+      if (!outcome.firstTooLarge)
+        batch = ">=" + batch; // --max-batch still fits
+      os << llvm::right_justify(batch, 12)
+         << llvm::right_justify(formatBytes(largest.peak), 14)
+         << llvm::right_justify(formatBytes(*gpuMemory - largest.peak), 12);
+      if (largest.batch >= wantedBatch && !cheapest)
+        cheapest = index;
+      if (!widest || largest.batch > outcomes[*widest].largest->batch)
+        widest = index;
+    } else {
+      os << llvm::right_justify("none", 12) << llvm::right_justify("", 14)
+         << llvm::right_justify("", 12);
+    }
+    os << llvm::right_justify(
+              outcome.wanted ? formatBytes(outcome.wanted->peak) : "-", 12)
+       << llvm::right_justify(std::to_string(outcome.graphs), 8) << "\n";
+  }
+  if (cheapest)
+    os << "cheapest that fits micro-batch " << wantedBatch << ": "
+       << labels[*cheapest] << " (up to " << outcomes[*cheapest].largest->batch
+       << ")\n";
+  else
+    os << "nothing fits micro-batch " << wantedBatch << " on "
+       << formatBytes(*gpuMemory) << "\n";
+  if (widest)
+    os << "largest micro-batch: " << outcomes[*widest].largest->batch
+       << ", with " << labels[*widest] << "\n";
+
+  if (!jsonPath.empty()) {
+    std::string text;
+    llvm::raw_string_ostream json(text);
+    llvm::json::OStream out(json, 2);
+    auto probeObject = [&](const Probe &probe) {
+      out.object([&] {
+        out.attribute("micro_batch", probe.batch);
+        out.attribute("peak_bytes", probe.peak);
+        out.attribute("headroom_bytes",
+                      int64_t(*gpuMemory) - int64_t(probe.peak));
+        out.attribute("plan_total_bytes", probe.memory.total());
+        out.attribute("arena_bytes", probe.memory.arena);
+        out.attribute("lower_bound_bytes", probe.memory.lowerBound);
+        out.attribute("pytorch_max_memory_allocated_bytes",
+                      probe.memory.pytorch.maxAllocated);
+        out.attribute("pytorch_max_memory_reserved_bytes",
+                      probe.memory.pytorch.maxReserved);
+      });
+    };
+    out.object([&] {
+      out.attribute("model", base.model.name);
+      out.attribute("mode", modeName);
+      out.attribute("gpu", gpuName);
+      out.attribute("gpu_memory_bytes", *gpuMemory);
+      out.attribute("cuda_context_bytes", contextBytes);
+      out.attribute("fit_on", fitOn);
+      out.attribute("wanted_micro_batch", int64_t(wantedBatch));
+      out.attributeArray("candidates", [&] {
+        for (auto [index, outcome] : llvm::enumerate(outcomes))
+          out.object([&] {
+            const Candidate &candidate = candidates[index];
+            out.attribute("label", labels[index]);
+            out.attribute("method", methodLabel(candidate.method));
+            out.attribute("weight_dtype", candidate.weightType);
+            out.attribute("checkpointing",
+                          checkpointingLabel(candidate.checkpointing));
+            if (candidate.method != Method::Full)
+              out.attribute("lora_rank", candidate.options.loraRank);
+            out.attribute("graphs_planned", outcome.graphs);
+            if (!outcome.unavailable.empty()) {
+              out.attribute("unavailable", outcome.unavailable);
+              return;
+            }
+            if (outcome.largest) {
+              out.attributeBegin("largest");
+              probeObject(*outcome.largest);
+              out.attributeEnd();
+            } else {
+              out.attribute("largest", nullptr);
+            }
+            if (outcome.firstTooLarge)
+              out.attribute("first_too_large_micro_batch",
+                            *outcome.firstTooLarge);
+            if (!outcome.tooLargeReason.empty())
+              out.attribute("too_large_reason", outcome.tooLargeReason);
+            if (outcome.wanted) {
+              out.attributeBegin("wanted");
+              probeObject(*outcome.wanted);
+              out.attributeEnd();
+            }
+          });
+      });
+      if (cheapest)
+        out.attribute("cheapest", labels[*cheapest]);
+      else
+        out.attribute("cheapest", nullptr);
+    });
+    json << "\n";
+    if (llvm::Error written = writeOutputFiles({{jsonPath, std::move(text)}}))
+      return fail(llvm::toString(std::move(written)));
+  }
+  os.flush();
+  if (os.has_error()) {
+    os.clear_error();
+    return fail("cannot write the table to standard output");
+  }
+  return 0;
+}

@@ -1,0 +1,80 @@
+//===- GeneratorChoices.h - Names of generator choices ----------*- C++ -*-===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The names memplan-gen and memplan-fit accept for the choices of a
+// generated graph (training stacks, LoRA targets) and the one way both look
+// a name up, with one error message naming every choice.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMPLAN_TOOLS_MEMPLANGEN_GENERATORCHOICES_H
+#define MEMPLAN_TOOLS_MEMPLANGEN_GENERATORCHOICES_H
+
+#include "TransformerGenerator.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace memplan::gen {
+
+/// The value named `value` among `choices`; none, with `error` naming the
+/// choices ("unknown KIND 'VALUE'; expected a, b or c"), if there is none
+/// (an earlier error is kept: the first bad option is reported).
+template <typename T>
+std::optional<T>
+parseChoice(llvm::StringRef kind, llvm::StringRef value,
+            llvm::ArrayRef<std::pair<llvm::StringRef, T>> choices,
+            std::string &error) {
+  for (const auto &[name, choice] : choices)
+    if (name == value)
+      return choice;
+  if (error.empty()) {
+    error = ("unknown " + kind + " '" + value + "'; expected ").str();
+    for (size_t i = 0; i < choices.size(); ++i)
+      error += (i == 0                    ? ""
+                : i + 1 == choices.size() ? " or "
+                                          : ", ") +
+               choices[i].first.str();
+  }
+  return std::nullopt;
+}
+
+/// What a training stack runs: the options a --stack preset sets.
+struct StackPreset {
+  bool modelDropout;          ///< the model's own dropout (else none)
+  llvm::StringRef loss;       ///< --loss
+  llvm::StringRef gradBuffer; ///< --grad-buffer; "" : "weight" when
+                              ///< accumulating micro-batches, else "none"
+};
+
+/// The presets, documented in docs/generator.md. Every stack here runs
+/// fused (SDPA/FlashAttention) attention and AdamW, memplan-gen's defaults.
+inline const std::pair<llvm::StringRef, StackPreset> kStacks[] = {
+    // memplan's own step: no dropout, fused cross-entropy.
+    {"memplan", {false, "fused", ""}},
+    // PyTorch eager + Hugging Face Trainer: the model's dropout, the loss on
+    // f32 logits, gradients accumulated in .grad (the weights' type).
+    {"hf-trainer", {true, "f32", ""}},
+    // DeepSpeed ZeRO-0 with bf16: its optimizer keeps an f32 gradient for
+    // every weight, into which each backward pass accumulates.
+    {"deepspeed-zero0", {true, "f32", "f32"}},
+    // Megatron-LM: the f32 main_grad buffer, the loss on f32 logits.
+    {"megatron", {true, "f32", "f32"}},
+};
+
+/// --lora-targets' names of the projections.
+inline const std::pair<llvm::StringRef, unsigned> kLoraTargets[] = {
+    {"q", LoraQuery},   {"k", LoraKey}, {"v", LoraValue},  {"o", LoraOutput},
+    {"gate", LoraGate}, {"up", LoraUp}, {"down", LoraDown}};
+
+} // namespace memplan::gen
+
+#endif // MEMPLAN_TOOLS_MEMPLANGEN_GENERATORCHOICES_H
