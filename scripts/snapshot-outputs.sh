@@ -92,7 +92,9 @@ for config in "$ROOT"/examples/hf-configs/*.json; do
   done
 done
 TRAIN_OPTIONS=("--stack=hf-trainer" "--stack=deepspeed-zero0" "--grad-accum=4"
-               "--lora-rank=8" "--checkpointing=full --checkpoint-layers=2")
+               "--lora-rank=8" "--checkpointing=full --checkpoint-layers=2"
+               "--lora-rank=8 --lora-dropout=0.05 --lora-dropout-shared"
+               "--lora-rank=8 --qlora --rms-norm=eager")
 for index in "${!TRAIN_OPTIONS[@]}"; do
   name="gen.llama-7b.train.options$index"
   # shellcheck disable=SC2086 # the options are words
@@ -101,6 +103,10 @@ for index in "${!TRAIN_OPTIONS[@]}"; do
   run "$name.memory" "$BIN/memplan-opt" "$OUT/$name.mlir" --plan-offsets \
     --memplan-memory-report -o /dev/null
 done
+
+# memplan-fit's table and JSON for a small training step.
+run fit.gpt2-small.train "$BIN/memplan-fit" --model=gpt2-small --layers=2 \
+  --seq=128 --gpu-memory=4GiB "--json=$OUT/fit.gpt2-small.train.json"
 
 # Upstream IR: the integration programs that carry no memplan ops.
 for program in "$ROOT"/test/Integration/*.mlir \

@@ -114,6 +114,11 @@ static llvm::cl::opt<std::string> stackName(
     llvm::cl::desc("Train: the training stack (memplan, the default, "
                    "hf-trainer, deepspeed-zero0 or megatron; as memplan-gen)"),
     llvm::cl::init("memplan"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string> rmsNormKind(
+    "rms-norm",
+    llvm::cl::desc("LLaMA family: fused or eager RMSNorm (default: the "
+                   "stack's; as memplan-gen)"),
+    llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string> optimizerKind(
     "optimizer",
     llvm::cl::desc("Train: adamw (default), sgd, adafactor or adamw-8bit"),
@@ -122,6 +127,15 @@ static llvm::cl::opt<int64_t>
     loraRank("lora-rank",
              llvm::cl::desc("The rank of LoRA and QLoRA (default 8)"),
              llvm::cl::init(8), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<double> loraDropout(
+    "lora-dropout",
+    llvm::cl::desc("LoRA's and QLoRA's lora_dropout probability (default 0)"),
+    llvm::cl::init(0.0), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<bool> loraDropoutShared(
+    "lora-dropout-shared",
+    llvm::cl::desc("One LoRA dropout per input, not per projection (as "
+                   "memplan-gen)"),
+    llvm::cl::cat(toolOptions));
 static llvm::cl::list<std::string>
     loraTargets("lora-targets",
                 llvm::cl::desc("The projections with adapters (default q,v)"),
@@ -468,6 +482,12 @@ int main(int argc, char **argv) {
                               {"adafactor", Optimizer::Adafactor},
                               {"adamw-8bit", Optimizer::AdamW8Bit}},
                              error);
+  std::optional<bool> eagerRmsNorm = parseChoice<bool>(
+      "RMSNorm",
+      rmsNormKind.getNumOccurrences() ? llvm::StringRef(rmsNormKind)
+      : stack                         ? stack->rmsNorm
+                                      : llvm::StringRef("fused"),
+      {{"fused", false}, {"eager", true}}, error);
   std::optional<bool> onPytorch = parseChoice<bool>(
       "measure", fitOn, {{"plan", false}, {"pytorch", true}}, error);
   std::vector<Method> methods;
@@ -506,6 +526,9 @@ int main(int argc, char **argv) {
                 " is above --max-batch " + llvm::Twine(maxBatch.getValue()));
   if (seq < 0 || kvLen < 0 || layers < 0)
     return fail("seq, kv-len and layers must be positive");
+  if (rmsNormKind.getNumOccurrences() && base.model.family != Family::Llama)
+    return fail("--rms-norm chooses how the LLaMA family's RMSNorm runs; " +
+                base.model.name + " normalizes with LayerNorm");
   if (cudaContext < -1)
     return fail("--cuda-context must be 0 or more bytes");
   bool train = *mode == Mode::Train;
@@ -546,6 +569,7 @@ int main(int argc, char **argv) {
   if (train) {
     base.optimizer = *optimizer;
     base.loss = stack->loss == "f32" ? Loss::F32 : Loss::Fused;
+    base.eagerRmsNorm = *eagerRmsNorm;
     base.dropout = stack->modelDropout ? base.model.trainingDropout() : 0.0;
     base.gradientBuffer =
         stack->gradBuffer == "f32" ? GradientBuffer::F32 : GradientBuffer::None;
@@ -567,6 +591,8 @@ int main(int argc, char **argv) {
         candidate.options.checkpointing = checkpointing;
         if (method != Method::Full) {
           candidate.options.loraRank = loraRank;
+          candidate.options.loraDropout = loraDropout;
+          candidate.options.loraDropoutShared = loraDropoutShared;
           if (targets)
             candidate.options.loraTargets = targets;
           candidate.options.qlora = method == Method::Qlora;

@@ -53,21 +53,26 @@ struct StackPreset {
   llvm::StringRef loss;       ///< --loss
   llvm::StringRef gradBuffer; ///< --grad-buffer; "" : "weight" when
                               ///< accumulating micro-batches, else "none"
+  llvm::StringRef rmsNorm;    ///< --rms-norm: "eager" for a stack that runs
+                              ///< Hugging Face's models as written
 };
 
 /// The presets, documented in docs/generator.md. Every stack here runs
 /// fused (SDPA/FlashAttention) attention and AdamW, memplan-gen's defaults.
 inline const std::pair<llvm::StringRef, StackPreset> kStacks[] = {
-    // memplan's own step: no dropout, fused cross-entropy.
-    {"memplan", {false, "fused", ""}},
+    // memplan's own step: no dropout, fused cross-entropy, fused norms.
+    {"memplan", {false, "fused", "", "fused"}},
     // PyTorch eager + Hugging Face Trainer: the model's dropout, the loss on
-    // f32 logits, gradients accumulated in .grad (the weights' type).
-    {"hf-trainer", {true, "f32", ""}},
+    // f32 logits, gradients accumulated in .grad (the weights' type), the
+    // model's RMSNorm as written (eager, in f32).
+    {"hf-trainer", {true, "f32", "", "eager"}},
     // DeepSpeed ZeRO-0 with bf16: its optimizer keeps an f32 gradient for
-    // every weight, into which each backward pass accumulates.
-    {"deepspeed-zero0", {true, "f32", "f32"}},
-    // Megatron-LM: the f32 main_grad buffer, the loss on f32 logits.
-    {"megatron", {true, "f32", "f32"}},
+    // every weight, into which each backward pass accumulates; the model is
+    // Hugging Face's, so its RMSNorm is eager.
+    {"deepspeed-zero0", {true, "f32", "f32", "eager"}},
+    // Megatron-LM: the f32 main_grad buffer, the loss on f32 logits, fused
+    // (Apex or Transformer Engine) RMSNorm.
+    {"megatron", {true, "f32", "f32", "fused"}},
 };
 
 /// --lora-targets' names of the projections.

@@ -175,7 +175,11 @@ Value GraphBuilder::matmulNf4(Value lhs, Value packed, ValueRange quantState,
     Value dy = gradientOf(result);
     if (!dy || !needsGradient(lhs))
       return;
-    accumulate(lhs, matmulBackward({dy, dequantize()}, {lhs.getType()},
+    // bitsandbytes' MatMul4Bit keeps its input for the backward pass
+    // whenever the input needs a gradient (`ctx.tensors = (A, B)`), though
+    // the frozen weight's gradient, the one use of it, is never computed:
+    // the backward reads it here so that it lives as long.
+    accumulate(lhs, matmulBackward({dy, dequantize(), lhs}, {lhs.getType()},
                                    {ResultRole::Activation})
                         .front());
   });
@@ -328,6 +332,15 @@ Value GraphBuilder::rmsNorm(Value input, Value gamma, double epsilon) {
     if (needsGradient(gamma))
       accumulate(gamma, grads[1]);
   });
+  return result;
+}
+
+Value GraphBuilder::rmsNormalize(Value input, double epsilon) {
+  Value result = generic("rms_normalize", {input}, {input.getType()},
+                         {ResultRole::Activation})
+                     .front();
+  result.getDefiningOp()->setAttr("epsilon", builder.getF64FloatAttr(epsilon));
+  recordUnaryBackward(input, result, input, "rms_normalize_backward");
   return result;
 }
 

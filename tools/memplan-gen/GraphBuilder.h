@@ -85,6 +85,10 @@ public:
   mlir::Value layerNorm(mlir::Value input, mlir::Value gamma, mlir::Value beta,
                         double epsilon);
   mlir::Value rmsNorm(mlir::Value input, mlir::Value gamma, double epsilon);
+  /// x / sqrt(mean(x^2) + epsilon) over the last dimension, without a
+  /// weight: the middle of an RMSNorm written as tensor operations (its
+  /// backward reads the input).
+  mlir::Value rmsNormalize(mlir::Value input, double epsilon);
   mlir::Value embedding(mlir::Value table, mlir::Value ids);
   mlir::Value rope(mlir::Value input, mlir::Value positions);
   mlir::Value transpose(mlir::Value input, llvm::ArrayRef<int64_t> permutation);

@@ -141,10 +141,20 @@ private:
     if (layer.bias)
       y = g.add(y, layer.bias);
     if (layer.loraA) {
-      // PEFT: result + lora_B(lora_A(x)) * scaling.
+      // PEFT: result + lora_B(lora_A(dropout(x))) * scaling, the dropout's
+      // mask and output kept for lora_A's backward.
       if (!loraScaling)
         loraScaling = g.argument({1}, act, ArgumentRole::Input, "lora.scaling");
-      Value update = g.matmul(g.matmul(x, layer.loraA), layer.loraB);
+      Value adapted = x;
+      if (o.loraDropout > 0) {
+        // PEFT drops the input in every adapted projection; LitGPT's fused
+        // QKV adapter once for q, k and v together (--lora-dropout-shared).
+        Value &shared = loraDropped[x];
+        if (!o.loraDropoutShared || !shared)
+          shared = g.dropout(x, o.loraDropout);
+        adapted = shared;
+      }
+      Value update = g.matmul(g.matmul(adapted, layer.loraA), layer.loraB);
       y = g.add(y, g.mul(update, loraScaling));
     }
     return y;
@@ -185,6 +195,20 @@ private:
     return m.activation == Activation::Silu ? g.silu(x) : g.gelu(x);
   }
 
+  /// The LLaMA family's RMSNorm of `x` with the weight named `name`: one
+  /// kernel keeping `x` for its backward (fused, as Apex, Transformer Engine
+  /// or a compiler run it), or as Hugging Face's LlamaRMSNorm and LitGPT
+  /// write it in eager PyTorch: `x` upcast to f32 (the copy autograd keeps),
+  /// normalized in f32, cast back, then multiplied by the weight.
+  Value rmsNorm(Value x, const std::string &name) {
+    Value gamma = param({m.hidden}, name);
+    Type f32 = Float32Type::get(act.getContext());
+    if (!o.eagerRmsNorm || act == f32)
+      return g.rmsNorm(x, gamma, m.normEpsilon);
+    Value normalized = g.rmsNormalize(g.cast(x, f32), m.normEpsilon);
+    return g.mul(g.cast(normalized, act), gamma);
+  }
+
   /// `x` through dropout when the step drops (train, --dropout > 0).
   Value dropout(Value x) { return o.dropout > 0 ? g.dropout(x, o.dropout) : x; }
 
@@ -198,6 +222,8 @@ private:
   Type act, weightType;
   bool quantized;
   Value position, attentionScale, causalMask, tiedEmbedding, loraScaling;
+  /// LoRA's dropped inputs by the value dropped, with --lora-dropout-shared.
+  llvm::DenseMap<Value, Value> loraDropped;
 };
 
 Value TransformerGenerator::attend(Value q, Value k, Value v, bool causal) {
@@ -296,8 +322,7 @@ Value TransformerGenerator::llama() {
   for (int64_t l = 0; l < o.layers; ++l) {
     LayerCheckpoint checkpoint(*this, l);
     std::string p = "layers." + std::to_string(l);
-    Value hidden =
-        g.rmsNorm(x, param({h}, p + ".attention_norm"), m.normEpsilon);
+    Value hidden = rmsNorm(x, p + ".attention_norm");
     Value q = apply(
         linear(h, nh * hd, p + ".attention.wq", m.qkvBias, LoraQuery), hidden);
     Value k = apply(
@@ -317,7 +342,7 @@ Value TransformerGenerator::llama() {
     x = g.add(x, apply(linear(nh * hd, h, p + ".attention.wo", m.outputBias,
                               LoraOutput),
                        a));
-    hidden = g.rmsNorm(x, param({h}, p + ".ffn_norm"), m.normEpsilon);
+    hidden = rmsNorm(x, p + ".ffn_norm");
     Value gate = apply(
         linear(h, m.ffn, p + ".feed_forward.w1", m.mlpBias, LoraGate), hidden);
     gate = activation(gate);
@@ -327,7 +352,7 @@ Value TransformerGenerator::llama() {
         x, apply(linear(m.ffn, h, p + ".feed_forward.w2", m.mlpBias, LoraDown),
                  g.mul(gate, up)));
   }
-  Value hidden = g.rmsNorm(x, param({h}, "norm"), m.normEpsilon);
+  Value hidden = rmsNorm(x, "norm");
   if (m.tiedEmbeddings)
     return g.matmul(hidden, embeddingTable, /*transposeRhs=*/true);
   return g.matmul(hidden, param({h, m.vocab}, "output"));
@@ -635,6 +660,19 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
   }
   if (options.numLabels < 1) {
     error = "a classifier needs at least 1 label";
+    return nullptr;
+  }
+  if (options.loraDropout != 0 && options.loraRank == 0) {
+    error = "--lora-dropout drops the adapters' input: give --lora-rank";
+    return nullptr;
+  }
+  if (options.loraDropoutShared && options.loraDropout == 0) {
+    error = "--lora-dropout-shared says how LoRA's dropout is applied: give "
+            "--lora-dropout";
+    return nullptr;
+  }
+  if (!(options.loraDropout >= 0 && options.loraDropout < 1)) {
+    error = "the LoRA dropout must be a probability in [0, 1)";
     return nullptr;
   }
   if (options.qlora && options.loraRank == 0) {

@@ -104,6 +104,18 @@ struct GeneratorOptions {
   /// gradient, optimizer state or master copy, and nothing kept for one.
   int64_t loraRank = 0;
   unsigned loraTargets = LoraQuery | LoraValue;
+  /// Train with LoRA: PEFT's lora_dropout, applied to each adapted
+  /// projection's input on its own (a mask and an output per projection,
+  /// both kept for lora_A's backward); 0: none.
+  double loraDropout = 0;
+  /// With LoRA dropout: one dropout per input for all the projections that
+  /// read it (LitGPT's fused QKV adapter), not one per projection (PEFT).
+  bool loraDropoutShared = false;
+  /// The LLaMA family's RMSNorm as eager PyTorch code runs it (Hugging
+  /// Face's LlamaRMSNorm, LitGPT): the input upcast to f32 and that copy
+  /// kept for the backward pass, instead of one fused kernel keeping the
+  /// input in its own type. No change with f32 activations.
+  bool eagerRmsNorm = false;
   /// Train with LoRA: QLoRA's base, every layer's linear weights in NF4
   /// (4 bits, an f32 absmax per 64 weights), dequantized for each GEMM into
   /// a buffer of the activation type, in the forward and again in the

@@ -100,6 +100,18 @@ static llvm::cl::list<std::string> loraTargets(
     llvm::cl::desc("Train: projections with adapters, a comma-separated "
                    "list of q, k, v, o, gate, up, down (default q,v)"),
     llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions));
+static llvm::cl::opt<double> loraDropout(
+    "lora-dropout",
+    llvm::cl::desc("Train, with --lora-rank: PEFT's lora_dropout probability "
+                   "(default 0); each adapted projection drops its input on "
+                   "its own and keeps the mask and the result"),
+    llvm::cl::init(0.0), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<bool> loraDropoutShared(
+    "lora-dropout-shared",
+    llvm::cl::desc("With --lora-dropout: drop an input once for every "
+                   "adapted projection that reads it (LitGPT's fused QKV "
+                   "adapter), not once per projection (PEFT)"),
+    llvm::cl::cat(toolOptions));
 static llvm::cl::opt<bool>
     qlora("qlora",
           llvm::cl::desc("Train, with --lora-rank: QLoRA's base, every layer's "
@@ -126,6 +138,13 @@ static llvm::cl::opt<std::string> lossKind(
                    "the activation type) or f32 (as Hugging Face in "
                    "PyTorch: logits upcast to f32, f32 log-softmax kept for "
                    "the backward pass, NLL)"),
+    llvm::cl::init("fused"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string> rmsNormKind(
+    "rms-norm",
+    llvm::cl::desc("LLaMA family: fused (default: one kernel keeps the "
+                   "norm's input) or eager (as Hugging Face's and LitGPT's "
+                   "PyTorch code: the input upcast to f32, that copy kept "
+                   "for the backward pass)"),
     llvm::cl::init("fused"), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string> headKind(
     "head",
@@ -221,6 +240,8 @@ int main(int argc, char **argv) {
   // A preset fills in what the command line leaves unsaid.
   if (trainStack && !lossKind.getNumOccurrences())
     lossKind = stack->loss.str();
+  if (trainStack && !rmsNormKind.getNumOccurrences())
+    rmsNormKind = stack->rmsNorm.str();
   if (!gradBufferKind.getNumOccurrences())
     gradBufferKind = !stack->gradBuffer.empty() ? stack->gradBuffer.str()
                      : gradAccum > 1            ? "weight"
@@ -238,6 +259,8 @@ int main(int argc, char **argv) {
                                   {"full", Checkpointing::Full},
                                   {"selective", Checkpointing::Selective}},
                                  error);
+  std::optional<bool> eagerRmsNorm = parseChoice<bool>(
+      "RMSNorm", rmsNormKind, {{"fused", false}, {"eager", true}}, error);
   std::optional<Loss> loss = parseChoice<Loss>(
       "loss", lossKind, {{"fused", Loss::Fused}, {"f32", Loss::F32}}, error);
   std::optional<GradientBuffer> gradientBuffer =
@@ -267,6 +290,10 @@ int main(int argc, char **argv) {
   options.unfusedAttention = *unfused;
   options.checkpointing = *checkpointing;
   options.loss = *loss;
+  options.eagerRmsNorm = *eagerRmsNorm;
+  if (rmsNormKind.getNumOccurrences() && options.model.family != Family::Llama)
+    return fail("--rms-norm chooses how the LLaMA family's RMSNorm runs; " +
+                options.model.name + " normalizes with LayerNorm");
   options.optimizer = *optimizer;
   options.bertHead = *head;
   options.numLabels = numLabels;
@@ -278,6 +305,8 @@ int main(int argc, char **argv) {
   options.checkpointLayers = checkpointLayers;
   options.loraRank = loraRank;
   options.qlora = qlora;
+  options.loraDropout = loraDropout;
+  options.loraDropoutShared = loraDropoutShared;
   options.doubleQuant = doubleQuant;
   if (!loraTargets.empty()) {
     options.loraTargets = 0;
@@ -341,6 +370,7 @@ int main(int argc, char **argv) {
                                   std::to_string(numLabels)
                             : std::string())
       << (lossKind != "fused" ? " --loss " + lossKind : std::string())
+      << (rmsNormKind != "fused" ? " --rms-norm " + rmsNormKind : std::string())
       << (optimizerKind != "adamw" ? " --optimizer " + optimizerKind
                                    : std::string())
       << " --gpu " << gpuName;
@@ -354,6 +384,11 @@ int main(int argc, char **argv) {
     for (auto [name, bit] : kLoraTargets)
       if (options.loraTargets & bit)
         output->os() << comma << name;
+    if (loraDropout != 0)
+      output->os() << " --lora-dropout "
+                   << llvm::format("%g", double(loraDropout));
+    if (loraDropoutShared)
+      output->os() << " --lora-dropout-shared";
   }
   if (qlora)
     output->os() << " --qlora";
