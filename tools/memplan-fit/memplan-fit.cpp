@@ -123,6 +123,11 @@ static llvm::cl::opt<std::string> optimizerKind(
     "optimizer",
     llvm::cl::desc("Train: adamw (default), sgd, adafactor or adamw-8bit"),
     llvm::cl::init("adamw"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string> optimizerImplKind(
+    "optimizer-impl",
+    llvm::cl::desc("Train, AdamW: fused, foreach or for-loop (default: the "
+                   "stack's; as memplan-gen)"),
+    llvm::cl::cat(toolOptions));
 static llvm::cl::opt<int64_t>
     loraRank("lora-rank",
              llvm::cl::desc("The rank of LoRA and QLoRA (default 8)"),
@@ -488,6 +493,15 @@ int main(int argc, char **argv) {
       : stack                         ? stack->rmsNorm
                                       : llvm::StringRef("fused"),
       {{"fused", false}, {"eager", true}}, error);
+  std::optional<OptimizerImpl> optimizerImpl = parseChoice<OptimizerImpl>(
+      "optimizer implementation",
+      optimizerImplKind.getNumOccurrences() ? llvm::StringRef(optimizerImplKind)
+      : stack && optimizerKind == "adamw"   ? stack->optimizerImpl
+                                            : llvm::StringRef("fused"),
+      {{"fused", OptimizerImpl::Fused},
+       {"foreach", OptimizerImpl::Foreach},
+       {"for-loop", OptimizerImpl::ForLoop}},
+      error);
   std::optional<bool> onPytorch = parseChoice<bool>(
       "measure", fitOn, {{"plan", false}, {"pytorch", true}}, error);
   std::vector<Method> methods;
@@ -568,6 +582,7 @@ int main(int argc, char **argv) {
   base.matmulWorkspace = recommendedCublasWorkspace(*capability);
   if (train) {
     base.optimizer = *optimizer;
+    base.optimizerImpl = *optimizerImpl;
     base.loss = stack->loss == "f32" ? Loss::F32 : Loss::Fused;
     base.eagerRmsNorm = *eagerRmsNorm;
     base.dropout = stack->modelDropout ? base.model.trainingDropout() : 0.0;

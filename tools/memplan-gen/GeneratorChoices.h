@@ -49,30 +49,33 @@ parseChoice(llvm::StringRef kind, llvm::StringRef value,
 
 /// What a training stack runs: the options a --stack preset sets.
 struct StackPreset {
-  bool modelDropout;          ///< the model's own dropout (else none)
-  llvm::StringRef loss;       ///< --loss
-  llvm::StringRef gradBuffer; ///< --grad-buffer; "" : "weight" when
-                              ///< accumulating micro-batches, else "none"
-  llvm::StringRef rmsNorm;    ///< --rms-norm: "eager" for a stack that runs
-                              ///< Hugging Face's models as written
+  bool modelDropout;             ///< the model's own dropout (else none)
+  llvm::StringRef loss;          ///< --loss
+  llvm::StringRef gradBuffer;    ///< --grad-buffer; "" : "weight" when
+                                 ///< accumulating micro-batches, else "none"
+  llvm::StringRef rmsNorm;       ///< --rms-norm: "eager" for a stack that runs
+                                 ///< Hugging Face's models as written
+  llvm::StringRef optimizerImpl; ///< --optimizer-impl, with AdamW
 };
 
 /// The presets, documented in docs/generator.md. Every stack here runs
-/// fused (SDPA/FlashAttention) attention and AdamW, memplan-gen's defaults.
+/// fused (SDPA/FlashAttention) attention and AdamW, memplan-gen's defaults;
+/// a preset's --optimizer-impl applies when the optimizer is AdamW.
 inline const std::pair<llvm::StringRef, StackPreset> kStacks[] = {
     // memplan's own step: no dropout, fused cross-entropy, fused norms.
-    {"memplan", {false, "fused", "", "fused"}},
+    {"memplan", {false, "fused", "", "fused", "fused"}},
     // PyTorch eager + Hugging Face Trainer: the model's dropout, the loss on
     // f32 logits, gradients accumulated in .grad (the weights' type), the
-    // model's RMSNorm as written (eager, in f32).
-    {"hf-trainer", {true, "f32", "", "eager"}},
+    // model's RMSNorm as written (eager, in f32), torch.optim.AdamW's
+    // default multi-tensor step.
+    {"hf-trainer", {true, "f32", "", "eager", "foreach"}},
     // DeepSpeed ZeRO-0 with bf16: its optimizer keeps an f32 gradient for
     // every weight, into which each backward pass accumulates; the model is
-    // Hugging Face's, so its RMSNorm is eager.
-    {"deepspeed-zero0", {true, "f32", "f32", "eager"}},
+    // Hugging Face's, so its RMSNorm is eager; its FusedAdam.
+    {"deepspeed-zero0", {true, "f32", "f32", "eager", "fused"}},
     // Megatron-LM: the f32 main_grad buffer, the loss on f32 logits, fused
-    // (Apex or Transformer Engine) RMSNorm.
-    {"megatron", {true, "f32", "f32", "fused"}},
+    // (Apex or Transformer Engine) RMSNorm, Apex's FusedAdam.
+    {"megatron", {true, "f32", "f32", "fused", "fused"}},
 };
 
 /// --lora-targets' names of the projections.

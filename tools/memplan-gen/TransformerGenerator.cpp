@@ -477,34 +477,49 @@ void TransformerGenerator::optimizerStep(
   // weights are f32 already. The step writes every state in place.
   Type f32 = Float32Type::get(act.getContext());
   bool master = !act.isF32();
+  struct Update {
+    const char *kind = "adamw";
+    SmallVector<Value> operands;
+    SmallVector<Type> types;
+    SmallVector<int64_t> aliases;
+    int64_t scratch = 0;
+    Value secondMoment; ///< AdamW's v, for the foreach temporaries
+  };
+  SmallVector<Update> updates;
   for (auto [weight, gradient] : gradients) {
     auto type = cast<RankedTensorType>(weight.getType());
     std::string name =
         "w" + std::to_string(cast<BlockArgument>(weight).getArgNumber());
-    SmallVector<Value> operands = {weight, gradient};
-    SmallVector<Type> types = {type};
-    SmallVector<int64_t> aliases = {0};
+    Update &update = updates.emplace_back();
+    update.operands = {weight, gradient};
+    update.types = {type};
+    update.aliases = {0};
     auto state = [&](ArgumentRole role, const std::string &suffix,
                      ArrayRef<int64_t> shape, Type element) {
-      operands.push_back(g.argument(shape, element, role, name + suffix));
-      types.push_back(operands.back().getType());
-      aliases.push_back(operands.size() - 1);
+      update.operands.push_back(
+          g.argument(shape, element, role, name + suffix));
+      update.types.push_back(update.operands.back().getType());
+      update.aliases.push_back(update.operands.size() - 1);
     };
     auto full = [&](const std::string &suffix) {
       state(ArgumentRole::OptimizerState, suffix, type.getShape(), f32);
     };
-    const char *kind = "adamw";
     switch (o.optimizer) {
     case Optimizer::AdamW:
       full(".adam_m");
       full(".adam_v");
+      update.secondMoment = update.operands.back();
+      // PyTorch's single-tensor AdamW makes the denominator sqrt(v) + eps
+      // as a new tensor, one weight at a time.
+      if (o.optimizerImpl == OptimizerImpl::ForLoop)
+        update.scratch = type.getNumElements() * 4;
       break;
     case Optimizer::Sgd:
-      kind = "sgd";
+      update.kind = "sgd";
       full(".momentum");
       break;
     case Optimizer::Adafactor: {
-      kind = "adafactor";
+      update.kind = "adafactor";
       ArrayRef<int64_t> shape = type.getShape();
       if (shape.size() < 2) {
         full(".adafactor_v");
@@ -520,7 +535,7 @@ void TransformerGenerator::optimizerStep(
       break;
     }
     case Optimizer::AdamW8Bit: {
-      kind = "adamw_8bit";
+      update.kind = "adamw_8bit";
       Type i8 = IntegerType::get(act.getContext(), 8);
       int64_t blocks = llvm::divideCeil(type.getNumElements(), 256);
       state(ArgumentRole::OptimizerState, ".adam_m", type.getShape(), i8);
@@ -532,8 +547,30 @@ void TransformerGenerator::optimizerStep(
     }
     if (master)
       state(ArgumentRole::MasterWeight, ".master", type.getShape(), f32);
-    SmallVector<ResultRole> roles(types.size(), ResultRole::Activation);
-    g.generic(kind, operands, types, roles, /*scratch=*/0, aliases);
+  }
+  // PyTorch's multi-tensor ("foreach") AdamW, its default on CUDA, updates
+  // every moment first (the gradients all still held), then makes the
+  // denominators of all weights at once, `_foreach_sqrt(exp_avg_sqs)`: one
+  // new f32 tensor per weight, live together, each freed once its weight is
+  // updated.
+  if (o.optimizer == Optimizer::AdamW &&
+      o.optimizerImpl == OptimizerImpl::Foreach && !updates.empty()) {
+    SmallVector<Value> moments;
+    SmallVector<Type> types;
+    for (const Update &update : updates) {
+      moments.push_back(update.secondMoment);
+      types.push_back(update.secondMoment.getType());
+    }
+    SmallVector<Value> denominators = g.generic(
+        "adamw_foreach_denominators", moments, types,
+        SmallVector<ResultRole>(types.size(), ResultRole::Activation));
+    for (auto [update, denominator] : llvm::zip(updates, denominators))
+      update.operands.push_back(denominator);
+  }
+  for (const Update &update : updates) {
+    SmallVector<ResultRole> roles(update.types.size(), ResultRole::Activation);
+    g.generic(update.kind, update.operands, update.types, roles, update.scratch,
+              update.aliases);
   }
 }
 
@@ -666,6 +703,12 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
     error = "--lora-dropout drops the adapters' input: give --lora-rank";
     return nullptr;
   }
+  if (options.optimizerImpl != OptimizerImpl::Fused &&
+      options.optimizer != Optimizer::AdamW) {
+    error = "--optimizer-impl chooses how PyTorch runs AdamW; it needs "
+            "--optimizer adamw";
+    return nullptr;
+  }
   if (options.loraDropoutShared && options.loraDropout == 0) {
     error = "--lora-dropout-shared says how LoRA's dropout is applied: give "
             "--lora-dropout";
@@ -707,7 +750,9 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
   }
   if (options.mode != Mode::Train &&
       (options.dropout > 0 || options.loss != Loss::Fused ||
-       options.optimizer != Optimizer::AdamW || options.microBatches != 1 ||
+       options.optimizer != Optimizer::AdamW ||
+       options.optimizerImpl != OptimizerImpl::Fused ||
+       options.microBatches != 1 ||
        options.gradientBuffer != GradientBuffer::None)) {
     error = "dropout, the loss, the optimizer and gradient buffers apply to "
             "train mode (inference runs none of them)";

@@ -55,6 +55,13 @@ enum class Optimizer { AdamW, Sgd, Adafactor, AdamW8Bit };
 /// or f32 (DeepSpeed's bf16 optimizer, Megatron's main_grad buffer).
 enum class GradientBuffer { None, WeightType, F32 };
 
+/// How AdamW's step runs: one fused kernel per weight or for all of them
+/// (Apex, DeepSpeed, `fused=True`: no temporaries), PyTorch's multi-tensor
+/// "foreach" implementation (its default on CUDA: the denominators of every
+/// weight at once), or its single-tensor for-loop (one weight's denominator
+/// at a time).
+enum class OptimizerImpl { Fused, Foreach, ForLoop };
+
 /// The projections LoRA adapters may sit on (a bit set). GPT-2's fused
 /// query/key/value projection gets one adapter if any of q, k, v is asked.
 enum LoraTarget : unsigned {
@@ -93,6 +100,7 @@ struct GeneratorOptions {
   BertHead bertHead = BertHead::MaskedLm;
   int64_t numLabels = 2; ///< the classifier's outputs
   Optimizer optimizer = Optimizer::AdamW;
+  OptimizerImpl optimizerImpl = OptimizerImpl::Fused;
   /// Train: micro-batches per optimizer step. With more than one, gradients
   /// accumulate in `gradientBuffer` (which must not be None); the graph is
   /// the last micro-batch, the one that runs the optimizer (earlier ones run

@@ -164,6 +164,14 @@ static llvm::cl::opt<std::string> optimizerKind(
                    "256 elements); f32 master weights unless the weights "
                    "are f32"),
     llvm::cl::init("adamw"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string> optimizerImplKind(
+    "optimizer-impl",
+    llvm::cl::desc("Train, AdamW: fused (default: no temporaries, as Apex, "
+                   "DeepSpeed or fused=True), foreach (PyTorch's default on "
+                   "CUDA: an f32 denominator for every weight at once) or "
+                   "for-loop (PyTorch's single-tensor step: one weight's "
+                   "denominator at a time)"),
+    llvm::cl::init("fused"), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<int64_t> gradAccum(
     "grad-accum",
     llvm::cl::desc("Train: micro-batches per optimizer step (default 1); "
@@ -242,6 +250,9 @@ int main(int argc, char **argv) {
     lossKind = stack->loss.str();
   if (trainStack && !rmsNormKind.getNumOccurrences())
     rmsNormKind = stack->rmsNorm.str();
+  if (trainStack && !optimizerImplKind.getNumOccurrences() &&
+      optimizerKind == "adamw")
+    optimizerImplKind = stack->optimizerImpl.str();
   if (!gradBufferKind.getNumOccurrences())
     gradBufferKind = !stack->gradBuffer.empty() ? stack->gradBuffer.str()
                      : gradAccum > 1            ? "weight"
@@ -261,6 +272,12 @@ int main(int argc, char **argv) {
                                  error);
   std::optional<bool> eagerRmsNorm = parseChoice<bool>(
       "RMSNorm", rmsNormKind, {{"fused", false}, {"eager", true}}, error);
+  std::optional<OptimizerImpl> optimizerImpl =
+      parseChoice<OptimizerImpl>("optimizer implementation", optimizerImplKind,
+                                 {{"fused", OptimizerImpl::Fused},
+                                  {"foreach", OptimizerImpl::Foreach},
+                                  {"for-loop", OptimizerImpl::ForLoop}},
+                                 error);
   std::optional<Loss> loss = parseChoice<Loss>(
       "loss", lossKind, {{"fused", Loss::Fused}, {"f32", Loss::F32}}, error);
   std::optional<GradientBuffer> gradientBuffer =
@@ -295,6 +312,7 @@ int main(int argc, char **argv) {
     return fail("--rms-norm chooses how the LLaMA family's RMSNorm runs; " +
                 options.model.name + " normalizes with LayerNorm");
   options.optimizer = *optimizer;
+  options.optimizerImpl = *optimizerImpl;
   options.bertHead = *head;
   options.numLabels = numLabels;
   options.dropout = dropoutProbability;
@@ -373,6 +391,9 @@ int main(int argc, char **argv) {
       << (rmsNormKind != "fused" ? " --rms-norm " + rmsNormKind : std::string())
       << (optimizerKind != "adamw" ? " --optimizer " + optimizerKind
                                    : std::string())
+      << (optimizerImplKind != "fused"
+              ? " --optimizer-impl " + optimizerImplKind
+              : std::string())
       << " --gpu " << gpuName;
   if (trainStack)
     output->os() << " --stack " << stackName;
