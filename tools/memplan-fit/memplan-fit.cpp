@@ -714,9 +714,12 @@ int main(int argc, char **argv) {
       out.attribute("fit_on", fitOn);
       out.attribute("wanted_micro_batch", int64_t(wantedBatch));
       out.attributeArray("candidates", [&] {
-        for (auto [index, outcome] : llvm::enumerate(outcomes))
+        // An index, not structured bindings: C++17 lambdas cannot capture
+        // those.
+        for (size_t index = 0; index < outcomes.size(); ++index)
           out.object([&] {
             const Candidate &candidate = candidates[index];
+            const Outcome &outcome = outcomes[index];
             out.attribute("label", labels[index]);
             out.attribute("method", methodLabel(candidate.method));
             out.attribute("weight_dtype", candidate.weightType);
