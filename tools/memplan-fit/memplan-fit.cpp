@@ -92,9 +92,15 @@ static llvm::cl::list<std::string> methodNames(
     llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions));
 static llvm::cl::list<std::string> weightTypes(
     "weight-dtypes",
-    llvm::cl::desc("Weight precisions, in order of preference (default "
-                   "bf16,int8,nf4,int4 for inference, bf16 for train)"),
+    llvm::cl::desc("Weight precisions, in order of preference (default: "
+                   "the activation type, int8, nf4, int4 for inference; the "
+                   "activation type for train)"),
     llvm::cl::CommaSeparated, llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> quantGroup(
+    "quant-group",
+    llvm::cl::desc("The int8 and int4 candidates' scales: one per group of "
+                   "this many input rows (default 0: per output channel)"),
+    llvm::cl::init(0), llvm::cl::cat(toolOptions));
 static llvm::cl::list<std::string> checkpointingNames(
     "checkpointing",
     llvm::cl::desc("Train: activation checkpointing, in order of preference, "
@@ -565,9 +571,10 @@ int main(int argc, char **argv) {
   std::vector<std::string> weightChoices(weightTypes.begin(),
                                          weightTypes.end());
   if (weightChoices.empty())
-    weightChoices =
-        train ? std::vector<std::string>{"bf16"}
-              : std::vector<std::string>{"bf16", "int8", "nf4", "int4"};
+    // Float weights are in the activation type (bf16 unless told).
+    weightChoices = train ? std::vector<std::string>{activationDtype}
+                          : std::vector<std::string>{activationDtype, "int8",
+                                                     "nf4", "int4"};
   uint64_t contextBytes = cudaContext >= 0
                               ? uint64_t(cudaContext)
                               : uint64_t(typicalCudaContextBytes(*capability));
@@ -604,6 +611,8 @@ int main(int argc, char **argv) {
         candidate.options = base;
         candidate.options.weightType = weightType;
         candidate.options.checkpointing = checkpointing;
+        if (weightType == "int8" || weightType == "int4")
+          candidate.options.quantGroup = quantGroup;
         if (method != Method::Full) {
           candidate.options.loraRank = loraRank;
           candidate.options.loraDropout = loraDropout;

@@ -34,7 +34,8 @@ namespace {
 
 struct Linear {
   Value weight;
-  Value scale;                 ///< per output channel, for quantized weights
+  Value scale;       ///< per output channel, for quantized weights
+  Value groupScales; ///< [in / group, out], for group-wise quantized weights
   SmallVector<Value> nf4State; ///< QLoRA: the NF4 weight's absmax (and more)
   Value bias;
   Value loraA, loraB; ///< LoRA adapter: [in, rank], [rank, out]
@@ -104,8 +105,15 @@ private:
     } else if (quantized) {
       layer.weight =
           g.argument({in, out}, weightType, ArgumentRole::Weight, name + ".w");
-      layer.scale = g.argument({out}, act, ArgumentRole::QuantizationScale,
-                               name + ".scale");
+      // Per output channel, or (--quant-group) one scale per group of
+      // input rows of each column, as GPTQ and AWQ store them.
+      if (o.quantGroup > 0)
+        layer.groupScales =
+            g.argument({int64_t(llvm::divideCeil(in, o.quantGroup)), out}, act,
+                       ArgumentRole::QuantizationScale, name + ".scales");
+      else
+        layer.scale = g.argument({out}, act, ArgumentRole::QuantizationScale,
+                                 name + ".scale");
     } else {
       layer.weight = param({in, out}, name + ".w");
     }
@@ -121,7 +129,17 @@ private:
   }
   Value apply(const Linear &layer, Value x) {
     Value y;
-    if (layer.nf4State.empty()) {
+    if (layer.groupScales) {
+      // Group-wise int8/int4: a fused mixed-precision GEMM (as the Marlin,
+      // ExLlama and AWQ kernels run it) reads the codes and their scales
+      // directly, with no dequantized copy.
+      SmallVector<int64_t> shape(g.typeOf(x).getShape());
+      shape.back() = g.typeOf(layer.weight).getDimSize(1);
+      y = g.generic("matmul_group_quantized",
+                    {x, layer.weight, layer.groupScales},
+                    {g.tensorType(shape, act)}, {ResultRole::Activation})
+              .front();
+    } else if (layer.nf4State.empty()) {
       y = g.matmul(x, layer.weight);
     } else if (o.mode == Mode::Decode && o.batch == 1) {
       // One token: bitsandbytes' 4-bit GEMV reads the codes directly, with
@@ -660,6 +678,17 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
     error = "float weights must have the activation dtype (" +
             options.activationType +
             "); in training, f32 master weights are optimizer state";
+    return nullptr;
+  }
+  if (options.quantGroup < 0) {
+    error = "a quantization group holds at least 1 weight";
+    return nullptr;
+  }
+  if (options.quantGroup > 0 && !isa<IntegerType>(*weight)) {
+    error = "--quant-group gives int8 and int4 weights a scale per group; "
+            "the weights are " +
+            options.weightType +
+            (nf4 ? " (NF4's absmax is per 64 already)" : "");
     return nullptr;
   }
   if (options.mode == Mode::Train && (isa<IntegerType>(*weight) || nf4)) {

@@ -80,7 +80,11 @@ struct GeneratorOptions {
   int64_t batch = 1;
   int64_t seq = 0;   ///< tokens of this step (prefill, train); 0: default
   int64_t kvLen = 0; ///< decode: the KV cache length; 0: default
-  std::string weightType = "f16";     ///< f32, bf16, f16, int8, int4
+  std::string weightType = "f16"; ///< f32, bf16, f16, int8, int4
+  /// int8/int4 weights: 0 for a scale per output channel, else one scale
+  /// (in the activation type) per group of this many input rows of each
+  /// output column (GPTQ, AWQ: 128), applied inside a fused GEMM.
+  int64_t quantGroup = 0;
   std::string activationType = "f16"; ///< f32, bf16, f16
   Mode mode = Mode::Prefill;
   bool unfusedAttention = false;

@@ -68,6 +68,13 @@ static llvm::cl::opt<std::string> weightDtype(
                    "scales) or nf4 (bitsandbytes' 4-bit, an "
                    "absmax per 64; inference)"),
     llvm::cl::init("f16"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> quantGroup(
+    "quant-group",
+    llvm::cl::desc("int8/int4 weights: one scale per group of this many "
+                   "input rows of each output column, applied by a fused "
+                   "GEMM, as GPTQ and AWQ store them (default 0: one scale "
+                   "per output channel)"),
+    llvm::cl::init(0), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string>
     activationDtype("activation-dtype",
                     llvm::cl::desc("f32, bf16 or f16 (default)"),
@@ -344,6 +351,7 @@ int main(int argc, char **argv) {
   options.seq = seq;
   options.kvLen = kvLen;
   options.weightType = weightDtype;
+  options.quantGroup = quantGroup;
   options.activationType = activationDtype;
   if (layers < 0 || batch < 0 || seq < 0 || kvLen < 0)
     return fail("layers, batch, seq and kv-len must be positive");
@@ -377,8 +385,11 @@ int main(int argc, char **argv) {
       << (seq ? " --seq " + std::to_string(seq) : std::string())
       << (kvLen ? " --kv-len " + std::to_string(kvLen) : std::string())
       << (layers ? " --layers " + std::to_string(layers) : std::string())
-      << " --weight-dtype " << weightDtype << " --activation-dtype "
-      << activationDtype << " --attention " << attentionKind
+      << " --weight-dtype " << weightDtype
+      << (quantGroup ? " --quant-group " + std::to_string(quantGroup)
+                     : std::string())
+      << " --activation-dtype " << activationDtype << " --attention "
+      << attentionKind
       << (checkpointingKind != "none" ? " --checkpointing " + checkpointingKind
                                       : std::string())
       << (checkpointLayers != 1
