@@ -16,34 +16,27 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CandidateSearch.h"
 #include "GeneratorChoices.h"
 #include "GpuTarget.h"
 #include "HfConfig.h"
 #include "ModelConfig.h"
 #include "TransformerGenerator.h"
 
-#include "memplan/Analysis/FunctionMemory.h"
-#include "memplan/Dialect/MemPlan/IR/MemPlanDialect.h"
 #include "memplan/Support/FormatBytes.h"
 #include "memplan/Support/OutputFiles.h"
-#include "memplan/Transforms/Pipelines.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Parallel.h"
 #include "llvm/Support/Threading.h"
 
 #include <cmath>
-#include <map>
 
 using namespace memplan;
 using namespace memplan::gen;
+using namespace memplan::fit;
 
 static llvm::cl::OptionCategory toolOptions("memplan-fit options");
 
@@ -212,232 +205,6 @@ static std::optional<uint64_t> parseByteSize(llvm::StringRef text) {
   return std::nullopt;
 }
 
-namespace {
-
-enum class Method { Full, Lora, Qlora };
-
-/// One way to run the step; its micro-batch is what the search varies.
-struct Candidate {
-  Method method = Method::Full;
-  std::string weightType;
-  Checkpointing checkpointing = Checkpointing::None;
-  GeneratorOptions options;
-};
-
-/// One planned graph.
-struct Probe {
-  int64_t batch = 0;
-  FunctionMemory memory;
-  /// What must fit: the chosen measure plus the CUDA context.
-  uint64_t peak = 0;
-};
-
-/// What the search found for one candidate.
-struct Outcome {
-  /// Why the candidate cannot be generated or planned at micro-batch 1
-  /// (the model has no such projection, train needs float weights, ...).
-  std::string unavailable;
-  std::optional<Probe> largest; ///< the largest micro-batch that fits
-  std::optional<Probe> wanted;  ///< the micro-batch asked for
-  /// The smallest micro-batch found not to fit, if one was tried.
-  std::optional<int64_t> firstTooLarge;
-  /// Why the first micro-batch that does not fit was not planned, if it
-  /// could not be generated (a tensor over 2^63 bytes).
-  std::string tooLargeReason;
-  unsigned graphs = 0;
-};
-
-const char *methodLabel(Method method) {
-  switch (method) {
-  case Method::Full:
-    return "full";
-  case Method::Lora:
-    return "lora";
-  case Method::Qlora:
-    return "qlora";
-  }
-  llvm_unreachable("unknown method");
-}
-
-const char *checkpointingLabel(Checkpointing checkpointing) {
-  switch (checkpointing) {
-  case Checkpointing::None:
-    return "none";
-  case Checkpointing::Selective:
-    return "selective";
-  case Checkpointing::Full:
-    return "full";
-  }
-  llvm_unreachable("unknown checkpointing");
-}
-
-/// Plans one candidate's graphs in its own context (candidates are weighed
-/// in parallel), each micro-batch at most once.
-class CandidateSearch {
-public:
-  CandidateSearch(const Candidate &candidate, uint64_t gpuMemory,
-                  uint64_t contextBytes, bool onPytorch)
-      : candidate(candidate), gpuMemory(gpuMemory), contextBytes(contextBytes),
-        onPytorch(onPytorch), context(mlir::MLIRContext::Threading::DISABLED) {
-    context.loadDialect<MemPlanDialect, mlir::func::FuncDialect>();
-  }
-
-  /// Doubles the micro-batch from 1 while it fits (up to `limit`), then
-  /// bisects between the last that fit and the first that did not. The
-  /// search relies on the peak growing with the micro-batch: every
-  /// activation does, and nothing shrinks.
-  /// With `linear`, tries every micro-batch from 1 up instead: a check of
-  /// the search (and of its premise) that costs one graph per micro-batch.
-  Outcome run(int64_t wantedBatch, int64_t limit, bool linear) {
-    Outcome outcome;
-    FailureOrProbe first = probe(1);
-    if (!first.probe) {
-      outcome.unavailable = first.error;
-      outcome.graphs = graphs;
-      return outcome;
-    }
-    int64_t fits = 0, tooLarge = 0;
-    std::string tooLargeReason;
-    auto tryBatch = [&](int64_t batch) {
-      FailureOrProbe result = probe(batch);
-      if (result.probe && result.probe->peak <= gpuMemory) {
-        fits = batch;
-        return true;
-      }
-      tooLarge = batch;
-      tooLargeReason = result.probe ? "" : result.error;
-      return false;
-    };
-    if (linear) {
-      for (int64_t batch = 1; batch <= limit && tryBatch(batch); ++batch)
-        ;
-    } else {
-      for (int64_t batch = 1; tryBatch(batch) && batch < limit;)
-        batch = std::min(limit, 2 * batch);
-      while (fits && tooLarge && tooLarge - fits > 1)
-        tryBatch(fits + (tooLarge - fits) / 2);
-    }
-    if (fits)
-      outcome.largest = probes.at(fits);
-    if (tooLarge) {
-      outcome.firstTooLarge = tooLarge;
-      outcome.tooLargeReason = tooLargeReason;
-    }
-    if (FailureOrProbe wanted = probe(wantedBatch); wanted.probe)
-      outcome.wanted = *wanted.probe;
-    outcome.graphs = graphs;
-    return outcome;
-  }
-
-private:
-  struct FailureOrProbe {
-    std::optional<Probe> probe;
-    std::string error;
-  };
-
-  /// Generates, plans (--plan-offsets and --memplan-verify-plan) and
-  /// measures the step at micro-batch `batch`.
-  FailureOrProbe probe(int64_t batch) {
-    if (auto known = probes.find(batch); known != probes.end())
-      return {known->second, ""};
-    if (auto known = errors.find(batch); known != errors.end())
-      return {std::nullopt, known->second};
-    FailureOrProbe result = generateAndPlan(batch);
-    ++graphs;
-    if (result.probe)
-      probes[batch] = *result.probe;
-    else
-      errors[batch] = result.error;
-    return result;
-  }
-
-  FailureOrProbe generateAndPlan(int64_t batch) {
-    GeneratorOptions options = candidate.options;
-    options.batch = batch;
-    std::string error;
-    mlir::OwningOpRef<mlir::ModuleOp> module =
-        generateTransformer(&context, options, error);
-    if (!module)
-      return {std::nullopt, error};
-    // The planner's diagnostics become the candidate's reason (a plan that
-    // does not prove is an internal error, never a number).
-    mlir::ScopedDiagnosticHandler handler(
-        &context, [&](mlir::Diagnostic &diagnostic) {
-          if (diagnostic.getSeverity() == mlir::DiagnosticSeverity::Error &&
-              error.empty())
-            error = "internal error: " + diagnostic.str();
-          return mlir::success();
-        });
-    mlir::PassManager pm(&context);
-    buildPlanOffsetsPipeline(pm);
-    if (mlir::failed(pm.run(*module)))
-      return {std::nullopt,
-              error.empty() ? "internal error: planning failed" : error};
-    std::optional<Probe> best;
-    for (auto function : module->getOps<mlir::FunctionOpInterface>()) {
-      if (function.isExternal())
-        continue;
-      mlir::FailureOr<FunctionMemory> memory = measureFunctionMemory(function);
-      if (mlir::failed(memory))
-        return {std::nullopt, error};
-      Probe probe;
-      probe.batch = batch;
-      probe.peak = (onPytorch ? memory->pytorch.maxReserved : memory->total()) +
-                   contextBytes;
-      probe.memory = std::move(*memory);
-      if (!best || probe.peak > best->peak)
-        best = std::move(probe);
-    }
-    if (!best)
-      return {std::nullopt, "internal error: no function was generated"};
-    return {std::move(best), ""};
-  }
-
-  const Candidate &candidate;
-  uint64_t gpuMemory, contextBytes;
-  bool onPytorch;
-  mlir::MLIRContext context;
-  std::map<int64_t, Probe> probes;
-  std::map<int64_t, std::string> errors;
-  unsigned graphs = 0;
-};
-
-std::string describe(const Candidate &candidate, Mode mode) {
-  std::string text;
-  if (mode == Mode::Train) {
-    switch (candidate.method) {
-    case Method::Full:
-      text = "full fine-tuning";
-      break;
-    case Method::Lora:
-    case Method::Qlora: {
-      text = (candidate.method == Method::Lora ? "LoRA r=" : "QLoRA r=") +
-             std::to_string(candidate.options.loraRank) + " (";
-      llvm::ListSeparator comma(",");
-      for (auto [name, bit] : kLoraTargets)
-        if (candidate.options.loraTargets & bit)
-          text += (llvm::Twine(comma) + name).str();
-      text += ")";
-      break;
-    }
-    }
-    // QLoRA's layers are NF4; the embeddings, norms and head keep the
-    // weight type.
-    text += (candidate.method == Method::Qlora ? ", nf4 + " : ", ") +
-            candidate.weightType;
-    text +=
-        candidate.checkpointing == Checkpointing::None
-            ? ", no checkpointing"
-            : (llvm::Twine(", ") + checkpointingLabel(candidate.checkpointing) +
-               " checkpointing")
-                  .str();
-    return text;
-  }
-  return candidate.weightType + " weights";
-}
-
-} // namespace
-
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   static const std::string modelHelp = "The model: " + modelNames();
@@ -449,24 +216,11 @@ int main(int argc, char **argv) {
       "step, that fits a GPU\n");
 
   GeneratorOptions base;
-  if (modelName.empty() == hfConfigPath.empty())
-    return fail("give the model as --model NAME or --hf-config FILE (one of "
-                "them); models: " +
-                modelNames());
-  if (!hfConfigPath.empty()) {
-    llvm::Expected<HfConfig> config = readHfConfig(hfConfigPath);
-    if (!config)
-      return fail(llvm::toString(config.takeError()));
-    for (const std::string &field : config->unknownFields)
-      llvm::errs() << "memplan-fit: warning: " << hfConfigPath << ": ignoring '"
-                   << field << "', a field memplan-gen does not know\n";
-    base.model = config->model;
-  } else if (std::optional<ModelConfig> model = lookupModel(modelName)) {
-    base.model = *model;
-  } else {
-    return fail("unknown model '" + modelName +
-                "'; expected one of: " + modelNames());
-  }
+  llvm::Expected<ModelConfig> model =
+      selectModel(modelName, hfConfigPath, "memplan-fit", llvm::errs());
+  if (!model)
+    return fail(llvm::toString(model.takeError()));
+  base.model = *model;
   if (gpuMemoryText.empty())
     return fail("give the GPU's memory as --gpu-memory SIZE (such as 80GB "
                 "or 24GiB)");
@@ -477,37 +231,25 @@ int main(int argc, char **argv) {
                 "24GiB");
 
   std::string error;
-  std::optional<Mode> mode = parseChoice<Mode>("mode", modeName,
-                                               {{"prefill", Mode::Prefill},
-                                                {"decode", Mode::Decode},
-                                                {"train", Mode::Train}},
-                                               error);
-  std::optional<bool> unfused = parseChoice<bool>(
-      "attention", attentionKind, {{"fused", false}, {"unfused", true}}, error);
+  std::optional<Mode> mode = parseChoice<Mode>("mode", modeName, kModes, error);
+  std::optional<bool> unfused =
+      parseChoice<bool>("attention", attentionKind, kAttentionKinds, error);
   std::optional<StackPreset> stack =
       parseChoice<StackPreset>("stack", stackName, kStacks, error);
   std::optional<Optimizer> optimizer =
-      parseChoice<Optimizer>("optimizer", optimizerKind,
-                             {{"adamw", Optimizer::AdamW},
-                              {"sgd", Optimizer::Sgd},
-                              {"adafactor", Optimizer::Adafactor},
-                              {"adamw-8bit", Optimizer::AdamW8Bit}},
-                             error);
+      parseChoice<Optimizer>("optimizer", optimizerKind, kOptimizers, error);
   std::optional<bool> eagerRmsNorm = parseChoice<bool>(
       "RMSNorm",
       rmsNormKind.getNumOccurrences() ? llvm::StringRef(rmsNormKind)
       : stack                         ? stack->rmsNorm
                                       : llvm::StringRef("fused"),
-      {{"fused", false}, {"eager", true}}, error);
+      kRmsNormKinds, error);
   std::optional<OptimizerImpl> optimizerImpl = parseChoice<OptimizerImpl>(
       "optimizer implementation",
       optimizerImplKind.getNumOccurrences() ? llvm::StringRef(optimizerImplKind)
       : stack && optimizerKind == "adamw"   ? stack->optimizerImpl
                                             : llvm::StringRef("fused"),
-      {{"fused", OptimizerImpl::Fused},
-       {"foreach", OptimizerImpl::Foreach},
-       {"for-loop", OptimizerImpl::ForLoop}},
-      error);
+      kOptimizerImpls, error);
   std::optional<bool> onPytorch = parseChoice<bool>(
       "measure", fitOn, {{"plan", false}, {"pytorch", true}}, error);
   std::vector<Method> methods;
@@ -521,12 +263,8 @@ int main(int argc, char **argv) {
       methods.push_back(*method);
   std::vector<Checkpointing> checkpointings;
   for (const std::string &name : checkpointingNames)
-    if (std::optional<Checkpointing> checkpointing =
-            parseChoice<Checkpointing>("checkpointing", name,
-                                       {{"none", Checkpointing::None},
-                                        {"selective", Checkpointing::Selective},
-                                        {"full", Checkpointing::Full}},
-                                       error))
+    if (std::optional<Checkpointing> checkpointing = parseChoice<Checkpointing>(
+            "checkpointing", name, kCheckpointings, error))
       checkpointings.push_back(*checkpointing);
   unsigned targets = 0;
   for (const std::string &target : loraTargets)
@@ -627,10 +365,15 @@ int main(int argc, char **argv) {
   if (threads)
     llvm::parallel::strategy = llvm::hardware_concurrency(threads);
   std::vector<Outcome> outcomes(candidates.size());
+  BatchSearchOptions searchOptions;
+  searchOptions.gpuMemory = *gpuMemory;
+  searchOptions.contextBytes = contextBytes;
+  searchOptions.onPytorch = *onPytorch;
+  searchOptions.wantedBatch = wantedBatch;
+  searchOptions.maxBatch = maxBatch;
+  searchOptions.linear = linearSearch;
   llvm::parallelFor(0, candidates.size(), [&](size_t index) {
-    CandidateSearch search(candidates[index], *gpuMemory, contextBytes,
-                           *onPytorch);
-    outcomes[index] = search.run(wantedBatch, maxBatch, linearSearch);
+    outcomes[index] = searchCandidate(candidates[index], searchOptions);
   });
 
   // The table.
@@ -648,7 +391,7 @@ int main(int argc, char **argv) {
   std::vector<std::string> labels;
   size_t width = 9;
   for (const Candidate &candidate : candidates) {
-    labels.push_back(describe(candidate, *mode));
+    labels.push_back(describeCandidate(candidate, *mode));
     width = std::max(width, labels.back().size());
   }
   os << llvm::left_justify("candidate", width + 2)

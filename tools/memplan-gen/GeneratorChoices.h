@@ -78,6 +78,32 @@ inline const std::pair<llvm::StringRef, StackPreset> kStacks[] = {
     {"megatron", {true, "f32", "f32", "fused", "fused"}},
 };
 
+/// The names of the generator's choices, one table each, for every tool
+/// that takes them on its command line.
+inline const std::pair<llvm::StringRef, Mode> kModes[] = {
+    {"prefill", Mode::Prefill},
+    {"decode", Mode::Decode},
+    {"train", Mode::Train}};
+/// --attention: whether it is unfused.
+inline const std::pair<llvm::StringRef, bool> kAttentionKinds[] = {
+    {"fused", false}, {"unfused", true}};
+inline const std::pair<llvm::StringRef, Checkpointing> kCheckpointings[] = {
+    {"none", Checkpointing::None},
+    {"full", Checkpointing::Full},
+    {"selective", Checkpointing::Selective}};
+/// --rms-norm: whether it is eager.
+inline const std::pair<llvm::StringRef, bool> kRmsNormKinds[] = {
+    {"fused", false}, {"eager", true}};
+inline const std::pair<llvm::StringRef, Optimizer> kOptimizers[] = {
+    {"adamw", Optimizer::AdamW},
+    {"sgd", Optimizer::Sgd},
+    {"adafactor", Optimizer::Adafactor},
+    {"adamw-8bit", Optimizer::AdamW8Bit}};
+inline const std::pair<llvm::StringRef, OptimizerImpl> kOptimizerImpls[] = {
+    {"fused", OptimizerImpl::Fused},
+    {"foreach", OptimizerImpl::Foreach},
+    {"for-loop", OptimizerImpl::ForLoop}};
+
 /// --lora-targets' names of the projections.
 inline const std::pair<llvm::StringRef, unsigned> kLoraTargets[] = {
     {"q", LoraQuery},   {"k", LoraKey}, {"v", LoraValue},  {"o", LoraOutput},

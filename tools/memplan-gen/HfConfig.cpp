@@ -400,3 +400,26 @@ Expected<HfConfig> memplan::gen::readHfConfig(StringRef path) {
     return fail(config.takeError());
   return config;
 }
+
+llvm::Expected<ModelConfig>
+memplan::gen::selectModel(llvm::StringRef name, llvm::StringRef hfConfigPath,
+                          llvm::StringRef tool, llvm::raw_ostream &warnings) {
+  if (name.empty() == hfConfigPath.empty())
+    return llvm::createStringError(
+        "give the model as --model NAME or --hf-config FILE (one of them); "
+        "models: " +
+        modelNames());
+  if (!hfConfigPath.empty()) {
+    llvm::Expected<HfConfig> config = readHfConfig(hfConfigPath);
+    if (!config)
+      return config.takeError();
+    for (const std::string &field : config->unknownFields)
+      warnings << tool << ": warning: " << hfConfigPath << ": ignoring '"
+               << field << "', a field memplan-gen does not know\n";
+    return config->model;
+  }
+  if (std::optional<ModelConfig> model = lookupModel(name))
+    return *model;
+  return llvm::createStringError("unknown model '" + name +
+                                 "'; expected one of: " + modelNames());
+}

@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 #include <vector>
@@ -44,6 +45,15 @@ llvm::Expected<HfConfig> parseHfConfig(llvm::StringRef text,
 /// tools' other inputs; the model is named after the file's stem. Errors
 /// start with the path.
 llvm::Expected<HfConfig> readHfConfig(llvm::StringRef path);
+
+/// The model a tool's command line names: a built-in model `name` or the
+/// config.json at `hfConfigPath`, exactly one of them. The fields of a
+/// config that are not used are warned about on `warnings`, each as
+/// "TOOL: warning: PATH: ignoring 'FIELD', ...".
+llvm::Expected<ModelConfig> selectModel(llvm::StringRef name,
+                                        llvm::StringRef hfConfigPath,
+                                        llvm::StringRef tool,
+                                        llvm::raw_ostream &warnings);
 
 } // namespace memplan::gen
 

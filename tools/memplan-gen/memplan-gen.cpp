@@ -228,24 +228,11 @@ int main(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "memplan-gen: transformer graphs\n");
   GeneratorOptions options;
-  if (modelName.empty() == hfConfigPath.empty())
-    return fail("give the model as --model NAME or --hf-config FILE (one of "
-                "them); models: " +
-                modelNames());
-  if (!hfConfigPath.empty()) {
-    llvm::Expected<HfConfig> config = readHfConfig(hfConfigPath);
-    if (!config)
-      return fail(llvm::toString(config.takeError()));
-    for (const std::string &field : config->unknownFields)
-      llvm::errs() << "memplan-gen: warning: " << hfConfigPath << ": ignoring '"
-                   << field << "', a field memplan-gen does not know\n";
-    options.model = config->model;
-  } else if (std::optional<ModelConfig> model = lookupModel(modelName)) {
-    options.model = *model;
-  } else {
-    return fail("unknown model '" + modelName +
-                "'; expected one of: " + modelNames());
-  }
+  llvm::Expected<ModelConfig> model =
+      selectModel(modelName, hfConfigPath, "memplan-gen", llvm::errs());
+  if (!model)
+    return fail(llvm::toString(model.takeError()));
+  options.model = *model;
   std::string error;
   std::optional<StackPreset> stack =
       parseChoice<StackPreset>("stack", stackName, kStacks, error);
@@ -264,27 +251,15 @@ int main(int argc, char **argv) {
     gradBufferKind = !stack->gradBuffer.empty() ? stack->gradBuffer.str()
                      : gradAccum > 1            ? "weight"
                                                 : "none";
-  std::optional<Mode> mode = parseChoice<Mode>("mode", modeName,
-                                               {{"prefill", Mode::Prefill},
-                                                {"decode", Mode::Decode},
-                                                {"train", Mode::Train}},
-                                               error);
-  std::optional<bool> unfused = parseChoice<bool>(
-      "attention", attentionKind, {{"fused", false}, {"unfused", true}}, error);
-  std::optional<Checkpointing> checkpointing =
-      parseChoice<Checkpointing>("checkpointing", checkpointingKind,
-                                 {{"none", Checkpointing::None},
-                                  {"full", Checkpointing::Full},
-                                  {"selective", Checkpointing::Selective}},
-                                 error);
-  std::optional<bool> eagerRmsNorm = parseChoice<bool>(
-      "RMSNorm", rmsNormKind, {{"fused", false}, {"eager", true}}, error);
-  std::optional<OptimizerImpl> optimizerImpl =
-      parseChoice<OptimizerImpl>("optimizer implementation", optimizerImplKind,
-                                 {{"fused", OptimizerImpl::Fused},
-                                  {"foreach", OptimizerImpl::Foreach},
-                                  {"for-loop", OptimizerImpl::ForLoop}},
-                                 error);
+  std::optional<Mode> mode = parseChoice<Mode>("mode", modeName, kModes, error);
+  std::optional<bool> unfused =
+      parseChoice<bool>("attention", attentionKind, kAttentionKinds, error);
+  std::optional<Checkpointing> checkpointing = parseChoice<Checkpointing>(
+      "checkpointing", checkpointingKind, kCheckpointings, error);
+  std::optional<bool> eagerRmsNorm =
+      parseChoice<bool>("RMSNorm", rmsNormKind, kRmsNormKinds, error);
+  std::optional<OptimizerImpl> optimizerImpl = parseChoice<OptimizerImpl>(
+      "optimizer implementation", optimizerImplKind, kOptimizerImpls, error);
   std::optional<Loss> loss = parseChoice<Loss>(
       "loss", lossKind, {{"fused", Loss::Fused}, {"f32", Loss::F32}}, error);
   std::optional<GradientBuffer> gradientBuffer =
@@ -299,12 +274,7 @@ int main(int argc, char **argv) {
                              {"classification", BertHead::Classification}},
                             error);
   std::optional<Optimizer> optimizer =
-      parseChoice<Optimizer>("optimizer", optimizerKind,
-                             {{"adamw", Optimizer::AdamW},
-                              {"sgd", Optimizer::Sgd},
-                              {"adafactor", Optimizer::Adafactor},
-                              {"adamw-8bit", Optimizer::AdamW8Bit}},
-                             error);
+      parseChoice<Optimizer>("optimizer", optimizerKind, kOptimizers, error);
   if (!error.empty())
     return fail(error);
   if (trainStack && *mode != Mode::Train)

@@ -1,0 +1,98 @@
+//===- CandidateSearch.h - One way to run a step, and its search *- C++ -*-===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// A candidate (what is trained, the weights' precision, the recomputation)
+// and the search for the largest micro-batch whose step fits a GPU: every
+// micro-batch tried is a graph generated, planned by the --plan-offsets
+// pipeline and measured from its proven plan.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMPLAN_TOOLS_MEMPLANFIT_CANDIDATESEARCH_H
+#define MEMPLAN_TOOLS_MEMPLANFIT_CANDIDATESEARCH_H
+
+#include "TransformerGenerator.h"
+
+#include "memplan/Analysis/FunctionMemory.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace memplan::fit {
+
+using gen::Checkpointing;
+using gen::GeneratorOptions;
+using gen::Mode;
+
+enum class Method { Full, Lora, Qlora };
+
+/// One way to run the step; its micro-batch is what the search varies.
+struct Candidate {
+  Method method = Method::Full;
+  std::string weightType;
+  Checkpointing checkpointing = Checkpointing::None;
+  GeneratorOptions options;
+};
+
+/// One planned graph.
+struct Probe {
+  int64_t batch = 0;
+  FunctionMemory memory;
+  /// What must fit: the chosen measure plus the CUDA context.
+  uint64_t peak = 0;
+};
+
+/// What the search found for one candidate.
+struct Outcome {
+  /// Why the candidate cannot be generated or planned at micro-batch 1
+  /// (the model has no such projection, train needs float weights, ...).
+  std::string unavailable;
+  std::optional<Probe> largest; ///< the largest micro-batch that fits
+  std::optional<Probe> wanted;  ///< the micro-batch asked for
+  /// The smallest micro-batch found not to fit, if one was tried.
+  std::optional<int64_t> firstTooLarge;
+  /// Why the first micro-batch that does not fit was not planned, if it
+  /// could not be generated (a tensor over 2^63 bytes).
+  std::string tooLargeReason;
+  unsigned graphs = 0;
+};
+
+/// The names of a candidate's choices, as the command line and the JSON
+/// spell them.
+const char *methodLabel(Method method);
+const char *checkpointingLabel(Checkpointing checkpointing);
+
+/// A candidate as the table shows it ("LoRA r=8 (q,v), bf16, full
+/// checkpointing"; "int8 weights" in inference).
+std::string describeCandidate(const Candidate &candidate, Mode mode);
+
+/// What a search measures and where it stops.
+struct BatchSearchOptions {
+  uint64_t gpuMemory = 0;    ///< what the peak must not exceed
+  uint64_t contextBytes = 0; ///< the CUDA context, added to every peak
+  /// The peak is the caching-allocator model's max_memory_reserved, not
+  /// the plan's total.
+  bool onPytorch = false;
+  int64_t wantedBatch = 1; ///< also planned, for its peak
+  int64_t maxBatch = 1024; ///< the largest micro-batch tried
+  /// Tries every micro-batch from 1 up instead of doubling and bisecting:
+  /// a check of the search (and of its premise) at one graph per batch.
+  bool linear = false;
+};
+
+/// The largest micro-batch of `candidate` whose step fits: doubles the
+/// micro-batch from 1 while the step fits (up to the limit), then bisects
+/// between the last that fit and the first that did not. The search relies
+/// on the peak growing with the micro-batch: every activation does, and
+/// nothing shrinks. Runs in its own MLIR context, so that candidates can be
+/// searched on several threads at once.
+Outcome searchCandidate(const Candidate &candidate,
+                        const BatchSearchOptions &options);
+
+} // namespace memplan::fit
+
+#endif // MEMPLAN_TOOLS_MEMPLANFIT_CANDIDATESEARCH_H
