@@ -432,9 +432,18 @@ Value GraphBuilder::attention(Value query, Value key, Value value,
     if (!dy)
       return;
     // The kernel computes all three gradients; those not needed are
-    // dropped (accumulate skips them).
-    // FlashAttention's backward keeps D = rowsum(dO * O) per query row (f32).
-    int64_t scratch = q[0] * q[1] * q[2] * 4;
+    // dropped (accumulate skips them). FlashAttention-2's backward
+    // (flash_attn 2.x, PyTorch's SDPA) allocates, with the query length
+    // rounded up to its 128-row blocks: D = rowsum(dO * O) per query row and
+    // the f32 accumulator of dQ (flash_attn_bwd: softmax_d, dq_accum); with
+    // grouped-query attention, dK and dV for every query head before they
+    // are summed per KV head (dk_expanded, dv_expanded).
+    ArrayRef<int64_t> k = typeOf(key).getShape();
+    int64_t rows = llvm::alignTo(q[2], 128);
+    int64_t scratch = q[0] * q[1] * rows * (4 + q[3] * 4);
+    if (k[1] != q[1])
+      scratch += 2 * q[0] * q[1] * k[2] * k[3] *
+                 (typeOf(key).getElementTypeBitWidth() / 8);
     SmallVector<Value> grads =
         generic("attention_backward", {dy, query, key, value, result},
                 {query.getType(), key.getType(), value.getType()},
