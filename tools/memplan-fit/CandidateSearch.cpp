@@ -24,30 +24,6 @@ using namespace memplan;
 using namespace memplan::fit;
 using namespace memplan::gen;
 
-const char *memplan::fit::methodLabel(Method method) {
-  switch (method) {
-  case Method::Full:
-    return "full";
-  case Method::Lora:
-    return "lora";
-  case Method::Qlora:
-    return "qlora";
-  }
-  llvm_unreachable("unknown method");
-}
-
-const char *memplan::fit::checkpointingLabel(Checkpointing checkpointing) {
-  switch (checkpointing) {
-  case Checkpointing::None:
-    return "none";
-  case Checkpointing::Selective:
-    return "selective";
-  case Checkpointing::Full:
-    return "full";
-  }
-  llvm_unreachable("unknown checkpointing");
-}
-
 namespace {
 
 /// Plans one candidate's graphs in its own context (candidates are weighed
@@ -55,14 +31,14 @@ namespace {
 class CandidateSearch {
 public:
   CandidateSearch(const Candidate &candidate, const BatchSearchOptions &options)
-      : candidate(candidate), gpuMemory(options.gpuMemory),
-        contextBytes(options.contextBytes), onPytorch(options.onPytorch),
+      : candidate(candidate), options(options),
         context(mlir::MLIRContext::Threading::DISABLED) {
     context.loadDialect<MemPlanDialect, mlir::func::FuncDialect>();
   }
 
   /// See searchCandidate.
-  Outcome run(int64_t wantedBatch, int64_t limit, bool linear) {
+  Outcome run() {
+    const int64_t limit = options.maxBatch;
     Outcome outcome;
     FailureOrProbe first = probe(1);
     if (!first.probe) {
@@ -74,7 +50,7 @@ public:
     std::string tooLargeReason;
     auto tryBatch = [&](int64_t batch) {
       FailureOrProbe result = probe(batch);
-      if (result.probe && result.probe->peak <= gpuMemory) {
+      if (result.probe && result.probe->peak <= options.gpuMemory) {
         fits = batch;
         return true;
       }
@@ -82,7 +58,7 @@ public:
       tooLargeReason = result.probe ? "" : result.error;
       return false;
     };
-    if (linear) {
+    if (options.linear) {
       for (int64_t batch = 1; batch <= limit && tryBatch(batch); ++batch)
         ;
     } else {
@@ -97,7 +73,7 @@ public:
       outcome.firstTooLarge = tooLarge;
       outcome.tooLargeReason = tooLargeReason;
     }
-    if (FailureOrProbe wanted = probe(wantedBatch); wanted.probe)
+    if (FailureOrProbe wanted = probe(options.wantedBatch); wanted.probe)
       outcome.wanted = *wanted.probe;
     outcome.graphs = graphs;
     return outcome;
@@ -126,11 +102,11 @@ private:
   }
 
   FailureOrProbe generateAndPlan(int64_t batch) {
-    GeneratorOptions options = candidate.options;
-    options.batch = batch;
+    GeneratorOptions generator = candidate.options;
+    generator.batch = batch;
     std::string error;
     mlir::OwningOpRef<mlir::ModuleOp> module =
-        generateTransformer(&context, options, error);
+        generateTransformer(&context, generator, error);
     if (!module)
       return {std::nullopt, error};
     // The planner's diagnostics become the candidate's reason (a plan that
@@ -156,8 +132,9 @@ private:
         return {std::nullopt, error};
       Probe probe;
       probe.batch = batch;
-      probe.peak = (onPytorch ? memory->pytorch.maxReserved : memory->total()) +
-                   contextBytes;
+      probe.peak =
+          (options.onPytorch ? memory->pytorch.maxReserved : memory->total()) +
+          options.contextBytes;
       probe.memory = std::move(*memory);
       if (!best || probe.peak > best->peak)
         best = std::move(probe);
@@ -168,8 +145,7 @@ private:
   }
 
   const Candidate &candidate;
-  uint64_t gpuMemory, contextBytes;
-  bool onPytorch;
+  const BatchSearchOptions &options;
   mlir::MLIRContext context;
   std::map<int64_t, Probe> probes;
   std::map<int64_t, std::string> errors;
@@ -180,8 +156,7 @@ private:
 
 Outcome memplan::fit::searchCandidate(const Candidate &candidate,
                                       const BatchSearchOptions &options) {
-  CandidateSearch search(candidate, options);
-  return search.run(options.wantedBatch, options.maxBatch, options.linear);
+  return CandidateSearch(candidate, options).run();
 }
 
 std::string memplan::fit::describeCandidate(const Candidate &candidate,
@@ -208,12 +183,13 @@ std::string memplan::fit::describeCandidate(const Candidate &candidate,
     // weight type.
     text += (candidate.method == Method::Qlora ? ", nf4 + " : ", ") +
             candidate.weightType;
-    text +=
-        candidate.checkpointing == Checkpointing::None
-            ? ", no checkpointing"
-            : (llvm::Twine(", ") + checkpointingLabel(candidate.checkpointing) +
-               " checkpointing")
-                  .str();
+    text += candidate.checkpointing == Checkpointing::None
+                ? ", no checkpointing"
+                : (llvm::Twine(", ") +
+                   choiceName<Checkpointing>(kCheckpointings,
+                                             candidate.checkpointing) +
+                   " checkpointing")
+                      .str();
     return text;
   }
   return candidate.weightType + " weights";

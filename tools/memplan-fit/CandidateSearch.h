@@ -17,10 +17,12 @@
 #include "TransformerGenerator.h"
 
 #include "memplan/Analysis/FunctionMemory.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace memplan::fit {
 
@@ -61,10 +63,9 @@ struct Outcome {
   unsigned graphs = 0;
 };
 
-/// The names of a candidate's choices, as the command line and the JSON
-/// spell them.
-const char *methodLabel(Method method);
-const char *checkpointingLabel(Checkpointing checkpointing);
+/// --methods' names of what is trained (the JSON's "method" too).
+inline const std::pair<llvm::StringRef, Method> kMethods[] = {
+    {"full", Method::Full}, {"lora", Method::Lora}, {"qlora", Method::Qlora}};
 
 /// A candidate as the table shows it ("LoRA r=8 (q,v), bf16, full
 /// checkpointing"; "int8 weights" in inference).

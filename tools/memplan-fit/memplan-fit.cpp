@@ -255,11 +255,7 @@ int main(int argc, char **argv) {
   std::vector<Method> methods;
   for (const std::string &name : methodNames)
     if (std::optional<Method> method =
-            parseChoice<Method>("method", name,
-                                {{"full", Method::Full},
-                                 {"lora", Method::Lora},
-                                 {"qlora", Method::Qlora}},
-                                error))
+            parseChoice<Method>("method", name, kMethods, error))
       methods.push_back(*method);
   std::vector<Checkpointing> checkpointings;
   for (const std::string &name : checkpointingNames)
@@ -473,10 +469,12 @@ int main(int argc, char **argv) {
             const Candidate &candidate = candidates[index];
             const Outcome &outcome = outcomes[index];
             out.attribute("label", labels[index]);
-            out.attribute("method", methodLabel(candidate.method));
+            out.attribute("method",
+                          choiceName<Method>(kMethods, candidate.method));
             out.attribute("weight_dtype", candidate.weightType);
             out.attribute("checkpointing",
-                          checkpointingLabel(candidate.checkpointing));
+                          choiceName<Checkpointing>(kCheckpointings,
+                                                    candidate.checkpointing));
             if (candidate.method != Method::Full)
               out.attribute("lora_rank", candidate.options.loraRank);
             out.attribute("graphs_planned", outcome.graphs);

@@ -18,6 +18,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/ErrorHandling.h"
 
 #include <optional>
 #include <string>
@@ -45,6 +46,17 @@ parseChoice(llvm::StringRef kind, llvm::StringRef value,
                choices[i].first.str();
   }
   return std::nullopt;
+}
+
+/// The name `choices` give `value`: the inverse of parseChoice, for
+/// writing a choice back (a table, JSON) in the spelling it is read in.
+template <typename T>
+llvm::StringRef
+choiceName(llvm::ArrayRef<std::pair<llvm::StringRef, T>> choices, T value) {
+  for (const auto &[name, choice] : choices)
+    if (choice == value)
+      return name;
+  llvm_unreachable("every choice has a name");
 }
 
 /// What a training stack runs: the options a --stack preset sets.

@@ -127,30 +127,31 @@ private:
     }
     return layer;
   }
+  /// `x` times a quantized weight by one fused kernel `kind` that reads the
+  /// codes and their scales (`state`) directly, with no dequantized copy.
+  Value fusedQuantizedLinear(StringRef kind, const Linear &layer, Value x,
+                             ValueRange state) {
+    SmallVector<Value> operands = {x, layer.weight};
+    llvm::append_range(operands, state);
+    SmallVector<int64_t> shape(g.typeOf(x).getShape());
+    shape.back() = g.typeOf(layer.weight).getDimSize(1);
+    return g
+        .generic(kind, operands, {g.tensorType(shape, act)},
+                 {ResultRole::Activation})
+        .front();
+  }
   Value apply(const Linear &layer, Value x) {
     Value y;
     if (layer.groupScales) {
-      // Group-wise int8/int4: a fused mixed-precision GEMM (as the Marlin,
-      // ExLlama and AWQ kernels run it) reads the codes and their scales
-      // directly, with no dequantized copy.
-      SmallVector<int64_t> shape(g.typeOf(x).getShape());
-      shape.back() = g.typeOf(layer.weight).getDimSize(1);
-      y = g.generic("matmul_group_quantized",
-                    {x, layer.weight, layer.groupScales},
-                    {g.tensorType(shape, act)}, {ResultRole::Activation})
-              .front();
+      // Group-wise int8/int4: a fused mixed-precision GEMM, as the Marlin,
+      // ExLlama and AWQ kernels run it.
+      y = fusedQuantizedLinear("matmul_group_quantized", layer, x,
+                               layer.groupScales);
     } else if (layer.nf4State.empty()) {
       y = g.matmul(x, layer.weight);
     } else if (o.mode == Mode::Decode && o.batch == 1) {
-      // One token: bitsandbytes' 4-bit GEMV reads the codes directly, with
-      // no dequantized copy.
-      SmallVector<Value> operands = {x, layer.weight};
-      llvm::append_range(operands, layer.nf4State);
-      SmallVector<int64_t> shape(g.typeOf(x).getShape());
-      shape.back() = g.typeOf(layer.weight).getDimSize(1);
-      y = g.generic("gemv_nf4", operands, {g.tensorType(shape, act)},
-                    {ResultRole::Activation})
-              .front();
+      // One token: bitsandbytes' 4-bit GEMV.
+      y = fusedQuantizedLinear("gemv_nf4", layer, x, layer.nf4State);
     } else {
       y = g.matmulNf4(x, layer.weight, layer.nf4State, act);
     }
