@@ -122,6 +122,9 @@ memplan::measureFunctionMemory(FunctionOpInterface function) {
     case ArgumentRole::GradientAccumulator:
       memory.gradientAccumulators += size.bytes;
       break;
+    case ArgumentRole::CommunicationBuffer:
+      memory.communicationBuffers += size.bytes;
+      break;
     }
   }
 
@@ -144,9 +147,14 @@ memplan::measureFunctionMemory(FunctionOpInterface function) {
             std::max(memory.libraryWorkspace, buffer.bytes);
         withoutWorkspaces.buffers[index].size = 0;
       }
-    } else if (getResultRole(cast<OpResult>(buffer.values.front().value)) ==
-               ResultRole::Gradient)
-      memory.gradients += buffer.bytes;
+    } else {
+      ResultRole role =
+          getResultRole(cast<OpResult>(buffer.values.front().value));
+      if (role == ResultRole::Gradient)
+        memory.gradients += buffer.bytes;
+      else if (role == ResultRole::Gathered)
+        memory.gathered += buffer.bytes;
+    }
   }
   memory.libraryWorkspaceAtPeak =
       computeLowerBound(withWorkspaces) - computeLowerBound(withoutWorkspaces);

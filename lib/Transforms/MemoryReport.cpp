@@ -58,6 +58,8 @@ void printTable(raw_ostream &os, const FunctionMemory &m,
   row("  master weights", m.masterWeights);
   if (m.gradientAccumulators)
     row("  gradient accumulators", m.gradientAccumulators);
+  if (m.communicationBuffers)
+    row("  communication buffers", m.communicationBuffers);
   if (m.otherArguments)
     row("  other arguments", m.otherArguments);
   row("  activation arena (planned)", m.arena);
@@ -74,6 +76,8 @@ void printTable(raw_ostream &os, const FunctionMemory &m,
   row("      library workspace (largest)", m.libraryWorkspace);
   row("      library workspace at the peak", m.libraryWorkspaceAtPeak);
   row("    gradient buffers", m.gradients);
+  if (m.gathered)
+    row("    gathered weights", m.gathered);
   row("  outputs (caller buffers)", m.outputs);
   row("  total", m.total());
   if (cudaContext) {
@@ -111,6 +115,8 @@ void writeJson(raw_ostream &os, ArrayRef<FunctionMemory> functions,
         json.attribute("master_weight_bytes", m.masterWeights);
         if (m.gradientAccumulators)
           json.attribute("gradient_accumulator_bytes", m.gradientAccumulators);
+        if (m.communicationBuffers)
+          json.attribute("communication_buffer_bytes", m.communicationBuffers);
         json.attribute("other_argument_bytes", m.otherArguments);
         json.attribute("arena_bytes", m.arena);
         json.attribute("lower_bound_bytes", m.lowerBound);
@@ -129,6 +135,8 @@ void writeJson(raw_ostream &os, ArrayRef<FunctionMemory> functions,
         json.attribute("library_workspace_at_peak_bytes",
                        m.libraryWorkspaceAtPeak);
         json.attribute("gradient_bytes", m.gradients);
+        if (m.gathered)
+          json.attribute("gathered_bytes", m.gathered);
         json.attribute("output_bytes", m.outputs);
         json.attribute("total_bytes", m.total());
         if (cudaContext) {

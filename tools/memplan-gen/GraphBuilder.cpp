@@ -13,6 +13,8 @@
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace memplan;
@@ -498,12 +500,179 @@ void GraphBuilder::recompute(const Checkpoint &checkpoint, IRMapping &mapping,
   }
 }
 
+void GraphBuilder::buildAfter(Value value, function_ref<void()> build) {
+  Operation *producer = value.getDefiningOp();
+  if (!producer)
+    return build();
+  OpBuilder::InsertionGuard guard(builder);
+  Operation *anchor = placedAfter.lookup(producer);
+  if (!anchor)
+    anchor = producer;
+  builder.setInsertionPointAfter(anchor);
+  Block *block = builder.getBlock();
+  Block::iterator point = builder.getInsertionPoint();
+  build();
+  Operation *placed =
+      point == block->end() ? &block->back() : point->getPrevNode();
+  if (placed != anchor)
+    placedAfter[producer] = placed;
+}
+
+void GraphBuilder::beginUnit() {
+  Block *body = builder.getInsertionBlock();
+  if (!units.empty())
+    units.back().endStep = tape.size();
+  Unit unit;
+  unit.before = body->empty() ? nullptr : &body->back();
+  unit.firstStep = tape.size();
+  units.push_back(unit);
+}
+
+void GraphBuilder::shardWeights(int64_t ranks, int64_t rank, bool prefetch) {
+  Sharding settings;
+  settings.ranks = ranks;
+  settings.rank = rank;
+  settings.prefetch = prefetch;
+  sharding = settings;
+}
+
+bool GraphBuilder::isShardedWeight(Value value) const {
+  auto argument = dyn_cast<BlockArgument>(value);
+  if (!sharding || !argument || value == sharding->partition)
+    return false;
+  return argumentRoles[argument.getArgNumber()] == ArgumentRole::Weight &&
+         isa<FloatType>(getElementTypeOrSelf(value.getType()));
+}
+
+SmallVector<Value> GraphBuilder::gatherUnit(const Unit &unit) {
+  if (unit.weights.empty())
+    return {};
+  SmallVector<Type> types;
+  for (Value weight : unit.weights)
+    types.push_back(weight.getType());
+  return generic("all_gather", {sharding->partition}, types,
+                 SmallVector<ResultRole>(types.size(), ResultRole::Gathered));
+}
+
+Operation *GraphBuilder::release(ValueRange gathered) {
+  return GenericOp::create(
+      builder, loc, TypeRange(), gathered,
+      {builder.getNamedAttr("name", builder.getStringAttr("release"))});
+}
+
+void GraphBuilder::gatherForward() {
+  if (!sharding || sharding->applied)
+    return;
+  sharding->applied = true;
+  Block *body = &function.getBody().front();
+  if (!units.empty())
+    units.back().endStep = tape.size();
+  // The partition: this rank's share of every sharded weight's elements.
+  int64_t total = 0;
+  Type element;
+  for (BlockArgument argument : function.getArguments())
+    if (isShardedWeight(argument)) {
+      total += typeOf(argument).getNumElements();
+      element = typeOf(argument).getElementType();
+    }
+  if (!element)
+    return; // no float weights
+  sharding->partition =
+      argument({shareOf(total, sharding->ranks, sharding->rank)}, element,
+               ArgumentRole::Weight, "zero.params");
+  freeze(sharding->partition); // gradients are taken per weight, not of it
+
+  // Each unit's ops, found before anything is inserted among them.
+  std::vector<SmallVector<Operation *>> ranges(units.size());
+  for (size_t u = 0; u < units.size(); ++u) {
+    Operation *op = units[u].before
+                        ? units[u].before->getNextNode()
+                        : (body->empty() ? nullptr : &body->front());
+    Operation *end = u + 1 < units.size() && units[u + 1].before
+                         ? units[u + 1].before->getNextNode()
+                         : nullptr;
+    if (u + 1 < units.size() && units[u + 1].before == units[u].before)
+      continue; // empty
+    for (; op && op != end; op = op->getNextNode())
+      ranges[u].push_back(op);
+  }
+  // Where a unit starts: its first op, or the next unit's (null: the end).
+  std::vector<Operation *> starts(units.size() + 1, nullptr);
+  for (size_t u = units.size(); u-- > 0;)
+    starts[u] = ranges[u].empty() ? starts[u + 1] : ranges[u].front();
+
+  OpBuilder::InsertionGuard guard(builder);
+  auto insertBefore = [&](Operation *op) {
+    if (op)
+      builder.setInsertionPoint(op);
+    else
+      builder.setInsertionPointToEnd(body);
+  };
+  llvm::DenseSet<Operation *> inserted;
+  for (size_t u = 0; u < units.size(); ++u) {
+    Unit &unit = units[u];
+    llvm::SetVector<Value> weights;
+    for (Operation *op : ranges[u])
+      for (Value operand : op->getOperands())
+        if (isShardedWeight(operand))
+          weights.insert(operand);
+    unit.weights.assign(weights.begin(), weights.end());
+    if (unit.weights.empty())
+      continue;
+    insertBefore(starts[sharding->prefetch && u > 0 ? u - 1 : u]);
+    unit.gathered = gatherUnit(unit);
+    inserted.insert(unit.gathered.front().getDefiningOp());
+    for (Operation *op : ranges[u])
+      for (OpOperand &operand : op->getOpOperands())
+        if (auto *it = llvm::find(unit.weights, operand.get());
+            it != unit.weights.end())
+          operand.set(unit.gathered[it - unit.weights.begin()]);
+    // DeepSpeed frees a module's gathered weights after its forward (a
+    // post-forward hook): all of them live to the unit's end.
+    insertBefore(starts[u + 1]);
+    inserted.insert(release(unit.gathered));
+  }
+  // Checkpoints recompute their own ops, not the gathers and releases placed
+  // at their start.
+  for (Checkpoint &checkpoint : checkpoints)
+    while (Operation *next = checkpoint.before
+                                 ? checkpoint.before->getNextNode()
+                                 : &body->front())
+      if (inserted.contains(next))
+        checkpoint.before = next;
+      else
+        break;
+}
+
+void GraphBuilder::eraseShardedArguments() {
+  if (!sharding || !sharding->applied)
+    return;
+  Block &entry = function.getBody().front();
+  llvm::BitVector erase(entry.getNumArguments());
+  for (BlockArgument argument : entry.getArguments())
+    if (isShardedWeight(argument) && argument.use_empty())
+      erase.set(argument.getArgNumber());
+  entry.eraseArguments(erase);
+  for (unsigned i = erase.size(); i-- > 0;)
+    if (erase.test(i)) {
+      argumentRoles.erase(argumentRoles.begin() + i);
+      argumentNames.erase(argumentNames.begin() + i);
+    }
+  frozenArguments.clear(); // numbers changed; no gradient is taken anymore
+}
+
 SmallVector<std::pair<Value, Value>> GraphBuilder::backward(Value output,
                                                             Value gradient) {
+  gatherForward();
   recording = false;
   // What autograd's requires_grad says: results of ops with an operand that
-  // is a trainable weight or such a result.
+  // is a trainable weight or such a result (a gathered trainable weight is
+  // one).
   requiresGradient.clear();
+  for (const Unit &unit : units)
+    for (auto [weight, gathered] : llvm::zip(unit.weights, unit.gathered))
+      if (isWeight(weight))
+        requiresGradient.insert(gathered);
   for (Operation &op : function.getBody().front())
     if (llvm::any_of(op.getOperands(), [&](Value operand) {
           return isWeight(operand) || requiresGradient.contains(operand);
@@ -517,7 +686,30 @@ SmallVector<std::pair<Value, Value>> GraphBuilder::backward(Value output,
   SmallVector<Operation *> clones;
   Operation *beforeBackward = nullptr;
   Block *body = builder.getInsertionBlock();
+  // Sharded units with backward steps, last first; each one's weights
+  // gathered again (and the last op before its backward ops).
+  SmallVector<size_t> stepUnits;
+  if (sharding && sharding->partition)
+    for (size_t u = units.size(); u-- > 0;)
+      if (units[u].firstStep < units[u].endStep)
+        stepUnits.push_back(u);
+  DenseMap<size_t, SmallVector<Value>> regathered;
+  DenseMap<size_t, Operation *> unitMark;
+  auto regather = [&](size_t u) {
+    if (!regathered.count(u))
+      regathered[u] = gatherUnit(units[u]);
+  };
+  size_t nextUnit = 0;
   for (size_t step = tape.size(); step-- > 0;) {
+    if (nextUnit < stepUnits.size() &&
+        step + 1 == units[stepUnits[nextUnit]].endStep) {
+      // A unit's backward: its weights gathered before it, and the next
+      // unit's with prefetch (as DeepSpeed's pre-backward hooks do).
+      regather(stepUnits[nextUnit]);
+      if (sharding->prefetch && nextUnit + 1 < stepUnits.size())
+        regather(stepUnits[nextUnit + 1]);
+      unitMark[stepUnits[nextUnit]] = &body->back();
+    }
     if (checkpoint != checkpoints.rend() && step + 1 == checkpoint->endStep) {
       mapping.clear();
       clones.clear();
@@ -543,6 +735,29 @@ SmallVector<std::pair<Value, Value>> GraphBuilder::backward(Value output,
       }
       ++checkpoint;
     }
+    if (nextUnit < stepUnits.size() &&
+        step == units[stepUnits[nextUnit]].firstStep) {
+      // The unit's backward ops (and recomputed forward ops) read the
+      // weights gathered again, then release them.
+      size_t u = stepUnits[nextUnit++];
+      const Unit &unit = units[u];
+      SmallVector<Value> &copies = regathered[u];
+      for (Operation *op = unitMark[u]->getNextNode(); op;
+           op = op->getNextNode())
+        for (OpOperand &operand : op->getOpOperands())
+          for (size_t w = 0; w < unit.weights.size(); ++w)
+            if (operand.get() == unit.weights[w] ||
+                operand.get() == unit.gathered[w])
+              operand.set(copies[w]);
+      if (copies.empty())
+        continue;
+      if (llvm::all_of(copies, [](Value copy) { return copy.use_empty(); })) {
+        copies.front().getDefiningOp()->erase();
+        copies.clear();
+        continue;
+      }
+      release(copies);
+    }
   }
   tape.clear();
   checkpoints.clear();
@@ -564,7 +779,9 @@ Value GraphBuilder::accumulateInto(Value buffer, Value gradient) {
 }
 
 OwningOpRef<ModuleOp> GraphBuilder::finish(ValueRange results) {
+  gatherForward(); // inference; training gathered when its backward began
   func::ReturnOp::create(builder, loc, results);
+  eraseShardedArguments();
   Block &entry = function.getBody().front();
   function.setFunctionType(builder.getFunctionType(
       entry.getArgumentTypes(), TypeRange(results.getTypes())));

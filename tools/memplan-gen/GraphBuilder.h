@@ -117,6 +117,39 @@ public:
   /// Clones carry `memplan.recomputed`; no-ops while not recording.
   void beginCheckpoint();
   void endCheckpoint();
+  /// Sharding units (ZeRO-3, FSDP's wrapped modules): the ops built from
+  /// this call to the next one (or to the backward pass, or to `finish`)
+  /// form one unit. Recorded always; used by `shardWeights`.
+  void beginUnit();
+  /// ZeRO-3 on `ranks` GPUs, as rank `rank` runs it: every float weight
+  /// argument (trainable or frozen) lives only as this rank's share of one
+  /// flat partition of all of them (argument `zero.params`, elements
+  /// [floor(r W / N), floor((r + 1) W / N)) of the W weights' elements in
+  /// argument order). Each unit reads the weights it uses from one
+  /// `all_gather` op made before the unit runs (before the unit before it,
+  /// with `prefetch`: the next unit's weights are gathered while one runs)
+  /// and released by a `release` op after its last op; its backward steps
+  /// gather them again the same way, in reverse. The full weight arguments
+  /// go. Applied when the backward pass starts, or by `finish`.
+  void shardWeights(int64_t ranks, int64_t rank, bool prefetch);
+  /// The `zero.params` argument once the weights are sharded (null before,
+  /// or without float weights).
+  mlir::Value getShardedPartition() const {
+    return sharding ? sharding->partition : mlir::Value();
+  }
+  /// Runs `build` with new ops placed just after `value`'s producer (at the
+  /// end of the function for an argument), in order, and after the ops
+  /// earlier calls placed there (one op may make several gradients).
+  void buildAfter(mlir::Value value, llvm::function_ref<void()> build);
+  /// The elements of rank `rank`'s share of `total` over `ranks` ranks.
+  static int64_t shareOf(int64_t total, int64_t ranks, int64_t rank) {
+    // floor(total (rank + 1) / ranks) - floor(total rank / ranks), without
+    // overflow for any int64 total (quotient and remainder apart).
+    auto bound = [&](int64_t r) {
+      return total / ranks * r + total % ranks * r / ranks;
+    };
+    return bound(rank + 1) - bound(rank);
+  }
   /// Operations the checkpoints' clones perform (RecomputableOpInterface).
   uint64_t getRecomputedFlops() const { return recomputedFlops; }
   /// Runs the recorded steps in reverse from `gradient` = d(loss)/d(`output`);
@@ -199,6 +232,40 @@ private:
   void recompute(const Checkpoint &checkpoint, mlir::IRMapping &mapping,
                  llvm::SmallVectorImpl<mlir::Operation *> &clones);
   llvm::DenseMap<mlir::Value, mlir::Value> gradients;
+
+  /// A sharding unit: its forward ops follow `before` (null: from the
+  /// block's start); its backward steps are [firstStep, endStep); the
+  /// sharded weights it reads, in the order of first use, and their copies
+  /// gathered for the forward pass.
+  struct Unit {
+    mlir::Operation *before = nullptr;
+    size_t firstStep = 0, endStep = 0;
+    llvm::SmallVector<mlir::Value> weights;
+    llvm::SmallVector<mlir::Value> gathered;
+  };
+  std::vector<Unit> units;
+  struct Sharding {
+    int64_t ranks = 1, rank = 0;
+    bool prefetch = true;
+    mlir::Value partition;
+    bool applied = false;
+  };
+  std::optional<Sharding> sharding;
+  /// buildAfter: the last op placed after each producer.
+  llvm::DenseMap<mlir::Operation *, mlir::Operation *> placedAfter;
+  /// Whether `value` is a weight argument that `shardWeights` shards.
+  bool isShardedWeight(mlir::Value value) const;
+  /// Rewrites the forward pass: each unit reads its weights from an
+  /// all_gather op, released after the unit.
+  void gatherForward();
+  /// An all_gather op of `unit`'s weights at the insertion point (none if it
+  /// has no weights); its results in the unit's weight order.
+  llvm::SmallVector<mlir::Value> gatherUnit(const Unit &unit);
+  /// A `release` op of gathered weights at the insertion point: they live
+  /// to it, as long as DeepSpeed keeps a module's gathered weights.
+  mlir::Operation *release(mlir::ValueRange gathered);
+  /// The function's arguments `shardWeights` replaced, erased.
+  void eraseShardedArguments();
 };
 
 } // namespace memplan::gen

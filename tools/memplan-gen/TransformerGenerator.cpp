@@ -17,6 +17,7 @@
 
 #include "TransformerGenerator.h"
 
+#include "DataParallel.h"
 #include "GraphBuilder.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -50,6 +51,9 @@ public:
 
   Value buildForward();
   Value loss(Value logits);
+  /// The end of a training step from the weights' gradients: gradient
+  /// buffers, data-parallel reduction and the optimizer.
+  void finishStep(SmallVector<std::pair<Value, Value>> gradients);
   void optimizerStep(ArrayRef<std::pair<Value, Value>> gradients);
   /// Each weight's gradient added into its persistent buffer, if the step
   /// keeps them; the pairs then name the buffers.
@@ -292,11 +296,13 @@ Value TransformerGenerator::gpt2() {
   Value ids = g.argument({b, s}, i32, ArgumentRole::Input, "input_ids");
   Value positionIds =
       g.argument({b, s}, i32, ArgumentRole::Input, "position_ids");
+  g.beginUnit(); // the embeddings
   tiedEmbedding = param({m.vocab, h}, "wte");
   Value wpe = param({m.maxPositions, h}, "wpe");
   Value positionEmbedding = g.embedding(wpe, positionIds);
   Value x = dropout(g.add(g.embedding(tiedEmbedding, ids), positionEmbedding));
   for (int64_t l = 0; l < o.layers; ++l) {
+    g.beginUnit();
     LayerCheckpoint checkpoint(*this, l);
     std::string p = "h." + std::to_string(l);
     Value hidden = layerNorm(x, p + ".ln_1");
@@ -321,6 +327,7 @@ Value TransformerGenerator::gpt2() {
     x = g.add(x, dropout(apply(
                      linear(m.ffn, h, p + ".mlp.c_proj", true, LoraDown), f)));
   }
+  g.beginUnit(); // the head
   Value hidden = layerNorm(x, "ln_f");
   return g.matmul(hidden, tiedEmbedding, /*transposeRhs=*/true);
 }
@@ -332,6 +339,7 @@ Value TransformerGenerator::llama() {
   Type i64 = IntegerType::get(act.getContext(), 64);
   Value ids = g.argument({b, s}, i32, ArgumentRole::Input, "input_ids");
   Value positions = g.argument({s}, i64, ArgumentRole::Input, "positions");
+  g.beginUnit(); // the embeddings
   Value embeddingTable = param({m.vocab, h}, "tok_embeddings");
   Value x = g.embedding(embeddingTable, ids);
   // Gemma multiplies the embeddings by sqrt(hidden), a tensor of its own.
@@ -339,6 +347,7 @@ Value TransformerGenerator::llama() {
     x = g.mul(
         x, g.argument({1}, act, ArgumentRole::Input, "embedding.normalizer"));
   for (int64_t l = 0; l < o.layers; ++l) {
+    g.beginUnit();
     LayerCheckpoint checkpoint(*this, l);
     std::string p = "layers." + std::to_string(l);
     Value hidden = rmsNorm(x, p + ".attention_norm");
@@ -371,6 +380,7 @@ Value TransformerGenerator::llama() {
         x, apply(linear(m.ffn, h, p + ".feed_forward.w2", m.mlpBias, LoraDown),
                  g.mul(gate, up)));
   }
+  g.beginUnit(); // the head
   Value hidden = rmsNorm(x, "norm");
   if (m.tiedEmbeddings)
     return g.matmul(hidden, embeddingTable, /*transposeRhs=*/true);
@@ -385,6 +395,7 @@ Value TransformerGenerator::bert() {
       g.argument({b, s}, i32, ArgumentRole::Input, "token_type_ids");
   Value positionIds =
       g.argument({b, s}, i32, ArgumentRole::Input, "position_ids");
+  g.beginUnit(); // the embeddings
   tiedEmbedding = param({m.vocab, h}, "embeddings.word");
   Value typeEmbedding =
       g.embedding(param({m.typeVocab, h}, "embeddings.token_type"), typeIds);
@@ -394,6 +405,7 @@ Value TransformerGenerator::bert() {
   Value x = g.add(g.add(wordEmbedding, positionEmbedding), typeEmbedding);
   x = dropout(layerNorm(x, "embeddings.ln"));
   for (int64_t l = 0; l < o.layers; ++l) {
+    g.beginUnit();
     LayerCheckpoint checkpoint(*this, l);
     std::string p = "encoder." + std::to_string(l);
     auto heads = [&](Value y) {
@@ -417,6 +429,7 @@ Value TransformerGenerator::bert() {
   }
   if (o.mode != Mode::Train)
     return x;
+  g.beginUnit(); // the head
   if (o.bertHead == BertHead::Classification) {
     Value first = g.reshape(g.slice(x, {0, 0, 0}, {b, 1, h}), {b, h});
     Value pooled = g.tanh(apply(linear(h, h, "pooler.dense", true), first));
@@ -458,7 +471,7 @@ Value TransformerGenerator::loss(Value logits) {
         g.generic("nll_loss_backward", {logProbabilities, labels},
                   {logProbabilities.getType()}, {ResultRole::Activation})
             .front();
-    optimizerStep(accumulate(g.backward(logProbabilities, gradient)));
+    finishStep(g.backward(logProbabilities, gradient));
     return value;
   }
   Value value = g.generic("cross_entropy", {logits, labels},
@@ -467,7 +480,7 @@ Value TransformerGenerator::loss(Value logits) {
   Value gradient = g.generic("cross_entropy_backward", {logits, labels},
                              {logits.getType()}, {ResultRole::Activation})
                        .front();
-  optimizerStep(accumulate(g.backward(logits, gradient)));
+  finishStep(g.backward(logits, gradient));
   return value;
 }
 
@@ -488,6 +501,19 @@ SmallVector<std::pair<Value, Value>> TransformerGenerator::accumulate(
     gradient = g.accumulateInto(buffer, gradient);
   }
   return gradients;
+}
+
+void TransformerGenerator::finishStep(
+    SmallVector<std::pair<Value, Value>> gradients) {
+  const DataParallelOptions &dp = o.dataParallel;
+  // ZeRO-2/3 reduce into the gradient partition, never full buffers.
+  if (dp.zeroStage < 2)
+    gradients = accumulate(std::move(gradients));
+  if (dp.zeroStage > 0)
+    return zeroStep(g, o, act, std::move(gradients));
+  if (dp.ranks > 1)
+    gradients = allReduceBuckets(g, o, std::move(gradients));
+  optimizerStep(gradients);
 }
 
 void TransformerGenerator::optimizerStep(
@@ -792,7 +818,23 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
     error = "gradient accumulation needs at least 1 micro-batch";
     return nullptr;
   }
-  if (options.microBatches > 1 &&
+  DataParallelOptions &dp = options.dataParallel;
+  if (std::string problem = checkDataParallel(options); !problem.empty()) {
+    error = problem;
+    return nullptr;
+  }
+  // Stage 1 keeps full gradients in buffers; stages 2 and 3 accumulate in
+  // the gradient partition.
+  if (dp.zeroStage == 1 && options.gradientBuffer == GradientBuffer::None)
+    options.gradientBuffer = GradientBuffer::WeightType;
+  if (dp.bucketBytes == 0) {
+    bool f32Gradients = options.gradientBuffer == GradientBuffer::F32 ||
+                        options.activationType == "f32";
+    dp.bucketBytes = dp.zeroStage == 0
+                         ? int64_t(25) << 20
+                         : int64_t(500'000'000) * (f32Gradients ? 4 : 2);
+  }
+  if (options.microBatches > 1 && dp.zeroStage < 2 &&
       options.gradientBuffer == GradientBuffer::None) {
     error = "accumulating " + std::to_string(options.microBatches) +
             " micro-batches needs a gradient buffer (--grad-buffer weight or "
@@ -842,6 +884,8 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
       c = '_';
   GraphBuilder builder(context, name);
   builder.setMatmulWorkspace(options.matmulWorkspace);
+  if (dp.zeroStage == 3)
+    builder.shardWeights(dp.ranks, dp.rank, dp.prefetch);
   TransformerGenerator generator(builder, options, *activation, *weight);
   if (options.mode == Mode::Train)
     builder.startRecording();

@@ -74,6 +74,35 @@ enum LoraTarget : unsigned {
   LoraDown = 64,
 };
 
+/// Data parallelism, the step of one rank of `ranks`:
+/// - ZeRO stage 0 is PyTorch's DistributedDataParallel: a full replica,
+///   each gradient copied into a bucket (persistent, in the gradient's
+///   type; the first bucket closes at 1 MiB, the others at `bucketBytes`,
+///   filled in reverse parameter order), each bucket all-reduced once its
+///   last gradient is in. The gradients stay allocated to the optimizer
+///   step (PyTorch copies the reduced bucket back into `.grad`) unless
+///   `gradientAsBucketView`, where the bucket is the gradient.
+/// - Stage 1 (DeepSpeed's P_os): full gradient buffers (--grad-buffer, the
+///   weights' type by default), all-reduced after the backward pass; the
+///   optimizer states and f32 master weights are this rank's share of one
+///   flat partition of the trainable weights; the step updates that share
+///   and all-gathers the weights in place.
+/// - Stage 2 (P_os+g): each gradient is copied into one reduction bucket
+///   (`bucketBytes`, DeepSpeed's reduce_bucket_size of 5e8 elements by
+///   default) and reduce-scattered into this rank's gradient partition
+///   whenever the next one does not fit.
+/// - Stage 3 (P_os+g+p): the weights too are a flat partition, gathered per
+///   unit (the embeddings, each layer, the head) for the forward pass and
+///   again for the backward pass (GraphBuilder::shardWeights).
+struct DataParallelOptions {
+  int64_t ranks = 1;
+  int64_t rank = 0;
+  int64_t zeroStage = 0;
+  int64_t bucketBytes = 0; ///< 0: the default of the stage
+  bool gradientAsBucketView = false;
+  bool prefetch = true; ///< stage 3: gather the next unit while one runs
+};
+
 struct GeneratorOptions {
   ModelConfig model;
   int64_t layers = 0; ///< 0: the model's
@@ -141,6 +170,7 @@ struct GeneratorOptions {
   bool nf4Weights = false;
   /// Bytes of the math library's workspace (cuBLAS) given to every matmul.
   int64_t matmulWorkspace = 0;
+  DataParallelOptions dataParallel;
 };
 
 /// Builds the graph; on bad options returns null and sets `error`.

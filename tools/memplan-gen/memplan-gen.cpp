@@ -192,6 +192,41 @@ static llvm::cl::opt<std::string> gradBufferKind(
                    ".grad; default with --grad-accum above 1) or f32 "
                    "(DeepSpeed's bf16 optimizer, Megatron's main_grad)"),
     llvm::cl::init("none"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> dataParallel(
+    "data-parallel",
+    llvm::cl::desc("GPUs the step is data-parallel over (default 1); the "
+                   "graph is the one --rank runs (see --zero)"),
+    llvm::cl::init(1), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> rankIndex(
+    "rank",
+    llvm::cl::desc("With --data-parallel: the rank whose step this is "
+                   "(default 0); ZeRO's partitions differ by at most one "
+                   "element between ranks"),
+    llvm::cl::init(0), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> zeroStage(
+    "zero",
+    llvm::cl::desc("ZeRO stage of the data-parallel step: 0 (default: "
+                   "PyTorch DDP, a replica with bucketed all-reduce), 1 "
+                   "(optimizer states sharded), 2 (and gradients) or 3 (and "
+                   "weights, gathered per layer; also for inference)"),
+    llvm::cl::init(0), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> bucketSize(
+    "bucket-size",
+    llvm::cl::desc("Bytes of a gradient bucket: DDP's bucket_cap_mb (default "
+                   "25 MiB, the first bucket 1 MiB) or ZeRO-2/3's "
+                   "reduce_bucket_size (default 5e8 elements)"),
+    llvm::cl::init(0), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<bool> gradAsBucketView(
+    "grad-as-bucket-view",
+    llvm::cl::desc("DDP: gradients are views of the buckets "
+                   "(gradient_as_bucket_view=True): no second copy"),
+    llvm::cl::init(false), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<bool> zeroPrefetch(
+    "zero-prefetch",
+    llvm::cl::desc("ZeRO-3: gather the next layer's weights while one runs "
+                   "(default true; --zero-prefetch=false gathers each layer "
+                   "when it starts)"),
+    llvm::cl::init(true), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string> stackName(
     "stack",
     llvm::cl::desc("Train: set the options a training stack runs with "
@@ -316,6 +351,15 @@ int main(int argc, char **argv) {
       return fail("--lora-targets needs --lora-rank");
   }
   options.gradientBuffer = *gradientBuffer;
+  options.dataParallel.ranks = dataParallel;
+  options.dataParallel.rank = rankIndex;
+  options.dataParallel.zeroStage = zeroStage;
+  options.dataParallel.bucketBytes = bucketSize;
+  options.dataParallel.gradientAsBucketView = gradAsBucketView;
+  options.dataParallel.prefetch = zeroPrefetch;
+  if (zeroPrefetch.getNumOccurrences() && zeroStage != 3)
+    return fail("--zero-prefetch chooses when ZeRO-3 gathers weights; give "
+                "--zero 3");
   options.layers = layers;
   options.batch = batch;
   options.seq = seq;
@@ -400,6 +444,17 @@ int main(int argc, char **argv) {
     output->os() << " --grad-accum " << gradAccum;
   if (gradBufferKind != "none")
     output->os() << " --grad-buffer " << gradBufferKind;
+  const DataParallelOptions &dp = options.dataParallel;
+  if (dp.ranks != 1 || dp.zeroStage != 0) {
+    output->os() << " --data-parallel " << dp.ranks << " --rank " << dp.rank
+                 << " --zero " << dp.zeroStage;
+    if (bucketSize)
+      output->os() << " --bucket-size " << bucketSize;
+    if (dp.gradientAsBucketView)
+      output->os() << " --grad-as-bucket-view";
+    if (dp.zeroStage == 3 && !dp.prefetch)
+      output->os() << " --zero-prefetch=false";
+  }
   output->os() << " --matmul-workspace " << options.matmulWorkspace << "\n";
   module->print(output->os());
   output->os() << "\n";

@@ -30,6 +30,9 @@ struct FunctionMemory {
   std::map<std::string, uint64_t> weightsByType;
   uint64_t weights = 0, kvCache = 0, inputs = 0, optimizerStates = 0,
            masterWeights = 0, gradientAccumulators = 0, otherArguments = 0;
+  /// Persistent buckets of data-parallel gradient reduction (DDP's buckets,
+  /// ZeRO's reduction bucket).
+  uint64_t communicationBuffers = 0;
   uint64_t arena = 0, lowerBound = 0, withoutReuse = 0, bufferCount = 0;
   /// The same tensors in PyTorch's caching allocator (a model).
   CachingAllocatorPeaks pytorch;
@@ -39,6 +42,9 @@ struct FunctionMemory {
   /// operations its recomputations add to a step, if it ran.
   std::optional<uint64_t> unrematerializedLowerBound, recomputedFlops;
   uint64_t scratch = 0, gradients = 0, outputs = 0;
+  /// Arena bytes of sharded weights gathered for their use (ZeRO-3), summed
+  /// over the buffers as `gradients` is (not what is live at the peak).
+  uint64_t gathered = 0;
   /// The largest math-library workspace one op takes, and how much the
   /// workspaces add to the lower bound (the most bytes live at once with
   /// them, less the most without them): the report's own line, so that a
@@ -49,7 +55,8 @@ struct FunctionMemory {
   /// its arguments, the arena and the caller's output buffers.
   uint64_t total() const {
     return weights + kvCache + inputs + optimizerStates + masterWeights +
-           gradientAccumulators + otherArguments + arena + outputs;
+           gradientAccumulators + communicationBuffers + otherArguments +
+           arena + outputs;
   }
 };
 

@@ -80,7 +80,7 @@ func.func @typo() attributes {memplan.offset = 0 : i64} {
 
 // Roles are enum attributes: a string (the old spelling) is refused, and a
 // misspelt role does not parse.
-// expected-error @+1 {{'memplan.role' of argument #0 is "weight"; roles are #memplan.role<weight>, <quantization_scale>, <input>, <kv_cache>, <optimizer_state>, <master_weight> and <gradient_accumulator>}}
+// expected-error @+1 {{'memplan.role' of argument #0 is "weight"; roles are #memplan.role<weight>, <quantization_scale>, <input>, <kv_cache>, <optimizer_state>, <master_weight>, <gradient_accumulator> and <communication_buffer>}}
 func.func @role(%x: tensor<4xf32> {memplan.role = "weight"}) {
   return
 }
@@ -95,7 +95,7 @@ func.func @name(%x: tensor<4xf32> {memplan.name = 3 : i64}) {
 // -----
 
 func.func @result_roles(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'memplan.result_roles' has "gradient"; result roles are #memplan.result_role<activation>, <gradient> and <loss>}}
+  // expected-error @+1 {{'memplan.result_roles' has "gradient"; result roles are #memplan.result_role<activation>, <gradient>, <loss> and <gathered>}}
   %0 = memplan.gelu %x {memplan.result_roles = ["gradient"]} : tensor<4xf32>
   return
 }

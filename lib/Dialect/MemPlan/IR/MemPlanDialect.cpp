@@ -124,7 +124,7 @@ LogicalResult MemPlanDialect::verifyOperationAttribute(Operation *op,
         return op->emitError() << "'" << name << "' has " << role
                                << "; result roles are "
                                   "#memplan.result_role<activation>, "
-                                  "<gradient> and <loss>";
+                                  "<gradient>, <loss> and <gathered>";
     return success();
   }
   if (name == ArenaAttrHelper::getNameStr() ||
@@ -153,8 +153,8 @@ LogicalResult MemPlanDialect::verifyRegionArgAttribute(Operation *op,
              << "'" << name << "' of argument #" << argIndex << " is "
              << attr.getValue()
              << "; roles are #memplan.role<weight>, <quantization_scale>, "
-                "<input>, <kv_cache>, <optimizer_state>, <master_weight> and "
-                "<gradient_accumulator>";
+                "<input>, <kv_cache>, <optimizer_state>, <master_weight>, "
+                "<gradient_accumulator> and <communication_buffer>";
     return success();
   }
   if (name == ArenaAttrHelper::getNameStr() ||

@@ -22,6 +22,7 @@ def MemPlan_ArgumentRole : I32EnumAttr<"ArgumentRole",
   I32EnumAttrCase<"OptimizerState", 4, "optimizer_state">,
   I32EnumAttrCase<"MasterWeight", 5, "master_weight">,
   I32EnumAttrCase<"GradientAccumulator", 6, "gradient_accumulator">,
+  I32EnumAttrCase<"CommunicationBuffer", 7, "communication_buffer">,
 ]> {
   let cppNamespace = "::memplan";
   let genSpecializedAttr = 0;
@@ -32,6 +33,7 @@ def MemPlan_ResultRole : I32EnumAttr<"ResultRole",
   I32EnumAttrCase<"Activation", 0, "activation">,
   I32EnumAttrCase<"Gradient", 1, "gradient">,
   I32EnumAttrCase<"Loss", 2, "loss">,
+  I32EnumAttrCase<"Gathered", 3, "gathered">,
 ]> {
   let cppNamespace = "::memplan";
   let genSpecializedAttr = 0;

@@ -39,11 +39,14 @@
 //                                       on a function argument: what it holds
 //                                       (weight, quantization_scale, input,
 //                                       kv_cache, optimizer_state,
-//                                       master_weight, gradient_accumulator)
+//                                       master_weight, gradient_accumulator,
+//                                       communication_buffer)
 //   memplan.name = "h.0.attn.c_attn.w"  on a function argument: its name
 //   memplan.result_roles = [#memplan.result_role<gradient>, ...]
 //                                       on an op: what each result holds
-//                                       (activation, gradient, loss)
+//                                       (activation, gradient, loss,
+//                                       gathered: a sharded weight gathered
+//                                       for its use)
 //
 // Arenas, written by --memplan-pack-allocs and checked by
 // --memplan-verify-packing:

@@ -1,0 +1,299 @@
+//===- DataParallel.cpp - One rank's step: DDP and ZeRO stages 1-3 --------===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "DataParallel.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using memplan::ArgumentRole;
+using memplan::ResultRole;
+using namespace memplan::gen;
+
+/// `gradients`' indices in the order their final values are computed.
+static SmallVector<size_t> productionOrder(ArrayRef<Gradient> gradients) {
+  SmallVector<size_t> order(gradients.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  auto producer = [&](size_t i) { return gradients[i].second.getDefiningOp(); };
+  llvm::stable_sort(order, [&](size_t a, size_t b) {
+    Operation *x = producer(a), *y = producer(b);
+    if (!x || !y || x == y)
+      return x && !y; // arguments last
+    return x->isBeforeInBlock(y);
+  });
+  return order;
+}
+
+/// Bytes of one element of `type` (sub-byte types rounded up).
+static int64_t elementBytes(Type type) {
+  return int64_t(llvm::divideCeil(type.getIntOrFloatBitWidth(), 8));
+}
+
+SmallVector<Gradient>
+memplan::gen::allReduceBuckets(GraphBuilder &g, const GeneratorOptions &o,
+                               SmallVector<Gradient> gradients) {
+  // PyTorch's DistributedDataParallel (reducer.cpp,
+  // compute_bucket_assignment_by_size): parameters in reverse order, a
+  // bucket closed once it holds at least its limit, 1 MiB for the first
+  // (dist._DEFAULT_FIRST_BUCKET_BYTES) and bucket_cap_mb (25 MiB) after.
+  constexpr int64_t kFirstBucketBytes = 1 << 20;
+  int64_t limit = o.dataParallel.bucketBytes;
+  struct Bucket {
+    SmallVector<size_t> members;
+    int64_t elements = 0, bytes = 0;
+    Type element;
+    Value value;
+    size_t pending = 0;
+  };
+  SmallVector<Bucket> buckets;
+  SmallVector<size_t> bucketOf(gradients.size());
+  for (size_t i = gradients.size(); i-- > 0;) {
+    auto type = g.typeOf(gradients[i].second);
+    if (buckets.empty() ||
+        buckets.back().bytes >=
+            (buckets.size() == 1 ? kFirstBucketBytes : limit) ||
+        buckets.back().element != type.getElementType())
+      buckets.emplace_back().element = type.getElementType();
+    Bucket &bucket = buckets.back();
+    bucket.members.push_back(i);
+    bucket.elements += type.getNumElements();
+    bucket.bytes += type.getNumElements() * elementBytes(type.getElementType());
+    bucketOf[i] = buckets.size() - 1;
+  }
+  for (auto [index, bucket] : llvm::enumerate(buckets)) {
+    bucket.value = g.argument({bucket.elements}, bucket.element,
+                              ArgumentRole::CommunicationBuffer,
+                              "ddp.bucket." + std::to_string(index));
+    bucket.pending = bucket.members.size();
+  }
+  // Each gradient into its bucket as it is computed; a full bucket is
+  // all-reduced at once, and (unless the gradients are views of the
+  // buckets) copied back into the gradients, which the optimizer reads.
+  bool views = o.dataParallel.gradientAsBucketView;
+  for (size_t i : productionOrder(gradients)) {
+    Bucket &bucket = buckets[bucketOf[i]];
+    Value gradient = gradients[i].second;
+    g.buildAfter(gradient, [&] {
+      Type type = bucket.value.getType();
+      bucket.value = g.generic("bucket_copy", {bucket.value, gradient}, {type},
+                               {ResultRole::Gradient}, 0, {0})
+                         .front();
+      if (--bucket.pending)
+        return;
+      bucket.value = g.generic("all_reduce", {bucket.value}, {type},
+                               {ResultRole::Gradient}, 0, {0})
+                         .front();
+      if (views)
+        return;
+      for (size_t member : bucket.members) {
+        Value &kept = gradients[member].second;
+        kept = g.generic("bucket_unpack", {kept, bucket.value},
+                         {kept.getType()}, {ResultRole::Gradient}, 0, {0})
+                   .front();
+      }
+    });
+  }
+  if (views)
+    for (size_t i = 0; i < gradients.size(); ++i)
+      gradients[i].second = buckets[bucketOf[i]].value;
+  return gradients;
+}
+
+void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
+                            Type act, SmallVector<Gradient> gradients) {
+  const DataParallelOptions &dp = o.dataParallel;
+  MLIRContext *context = act.getContext();
+  Type f32 = Float32Type::get(context);
+  // The gradients' reduced type: the weights' (as the backward pass makes
+  // them), or f32 with --grad-buffer f32.
+  Type gradientType = o.gradientBuffer == GradientBuffer::F32 ? f32 : act;
+  int64_t trainable = 0;
+  for (auto &[weight, gradient] : gradients)
+    trainable += g.typeOf(weight).getNumElements();
+  int64_t share = GraphBuilder::shareOf(trainable, dp.ranks, dp.rank);
+
+  // The reduction. The step reads `sources`: every full gradient buffer
+  // (stage 1) or this rank's gradient partition (stages 2 and 3).
+  SmallVector<Value> sources;
+  if (dp.zeroStage == 1) {
+    // P_os: full gradients, accumulated in their buffers (by the caller)
+    // and all-reduced once the backward pass is done.
+    for (auto &[weight, gradient] : gradients) {
+      Type type = gradient.getType();
+      sources.push_back(g.generic("all_reduce", {gradient}, {type},
+                                  {ResultRole::Gradient}, 0, {0})
+                            .front());
+    }
+  } else {
+    // P_os+g: DeepSpeed's reduction bucket (ipg_buffer, reduce_bucket_size
+    // elements, allocated once): each gradient copied in as it is computed;
+    // when the next one does not fit, the bucket is reduce-scattered into
+    // this rank's gradient partition. A gradient larger than the bucket is
+    // reduce-scattered from where it is.
+    int64_t capacity = dp.bucketBytes / elementBytes(gradientType);
+    Value partition = g.argument(
+        {share}, gradientType, ArgumentRole::GradientAccumulator, "zero.grads");
+    Value bucket = g.argument({capacity}, gradientType,
+                              ArgumentRole::CommunicationBuffer, "zero.bucket");
+    int64_t filled = 0;
+    auto reduceScatter = [&](Value from) {
+      partition =
+          g.generic("reduce_scatter", {from, partition}, {partition.getType()},
+                    {ResultRole::Gradient}, 0, {1})
+              .front();
+    };
+    for (size_t i : productionOrder(gradients)) {
+      Value gradient = gradients[i].second;
+      int64_t elements = g.typeOf(gradient).getNumElements();
+      g.buildAfter(gradient, [&] {
+        if (filled > 0 && filled + elements > capacity) {
+          reduceScatter(bucket);
+          filled = 0;
+        }
+        if (elements > capacity)
+          return reduceScatter(gradient);
+        bucket = g.generic("bucket_copy", {bucket, gradient},
+                           {bucket.getType()}, {ResultRole::Gradient}, 0, {0})
+                     .front();
+        filled += elements;
+      });
+    }
+    if (filled > 0)
+      reduceScatter(bucket);
+    sources.push_back(partition);
+  }
+
+  // The optimizer's states for this rank's share, one flat tensor each.
+  SmallVector<Value> operands(sources);
+  SmallVector<Type> types;
+  SmallVector<int64_t> aliases;
+  auto state = [&](ArgumentRole role, const char *name, int64_t size,
+                   Type element) {
+    operands.push_back(
+        g.argument({size}, element, role, std::string("zero.") + name));
+    types.push_back(operands.back().getType());
+    aliases.push_back(operands.size() - 1);
+  };
+  const char *kind = "zero_adamw";
+  switch (o.optimizer) {
+  case Optimizer::AdamW:
+    state(ArgumentRole::OptimizerState, "adam_m", share, f32);
+    state(ArgumentRole::OptimizerState, "adam_v", share, f32);
+    break;
+  case Optimizer::Sgd:
+    kind = "zero_sgd";
+    state(ArgumentRole::OptimizerState, "momentum", share, f32);
+    break;
+  case Optimizer::AdamW8Bit: {
+    kind = "zero_adamw_8bit";
+    Type i8 = IntegerType::get(context, 8);
+    int64_t blocks = llvm::divideCeil(share, 256);
+    state(ArgumentRole::OptimizerState, "adam_m", share, i8);
+    state(ArgumentRole::OptimizerState, "adam_m_absmax", blocks, f32);
+    state(ArgumentRole::OptimizerState, "adam_v", share, i8);
+    state(ArgumentRole::OptimizerState, "adam_v_absmax", blocks, f32);
+    break;
+  }
+  case Optimizer::Adafactor:
+    llvm_unreachable("rejected with ZeRO");
+  }
+  Value master;
+  if (!act.isF32()) {
+    state(ArgumentRole::MasterWeight, "master", share, f32);
+    master = operands.back();
+  }
+  // Stage 3 writes its share of the weights in place; stages 1 and 2 write
+  // the same share of the full weights, then all-gather them.
+  Value partition = g.getShardedPartition();
+  if (dp.zeroStage == 3 && partition) {
+    operands.push_back(partition);
+    types.push_back(partition.getType());
+    aliases.push_back(operands.size() - 1);
+  }
+  // DeepSpeed's step flattens this rank's averaged gradients and converts
+  // them to f32 (stage_1_and_2.py: flatten(averaged_gradients).to(fp32)):
+  // a copy in the gradients' type, and one in f32 unless that is f32.
+  int64_t scratch = share * elementBytes(gradientType);
+  if (!gradientType.isF32())
+    scratch += share * 4;
+  SmallVector<ResultRole> roles(types.size(), ResultRole::Activation);
+  SmallVector<Value> updated =
+      g.generic(kind, operands, types, roles, scratch, aliases);
+  if (dp.zeroStage == 3)
+    return;
+  if (master)
+    master = updated[llvm::find(operands, master) - operands.begin() -
+                     sources.size()];
+  SmallVector<Value> weights;
+  SmallVector<Type> weightTypes;
+  SmallVector<int64_t> weightAliases;
+  for (auto &[weight, gradient] : gradients) {
+    weights.push_back(weight);
+    weightTypes.push_back(weight.getType());
+    weightAliases.push_back(weights.size() - 1);
+  }
+  if (master)
+    weights.push_back(master);
+  g.generic("all_gather", weights, weightTypes,
+            SmallVector<ResultRole>(weightTypes.size(), ResultRole::Activation),
+            0, weightAliases);
+}
+
+/// Why the data-parallel options cannot make a step; empty if they can.
+std::string memplan::gen::checkDataParallel(const GeneratorOptions &o) {
+  const DataParallelOptions &dp = o.dataParallel;
+  bool train = o.mode == Mode::Train;
+  if (dp.ranks < 1)
+    return "data parallelism needs at least 1 GPU";
+  if (dp.rank < 0 || dp.rank >= dp.ranks)
+    return "--rank " + std::to_string(dp.rank) + " is not one of the " +
+           std::to_string(dp.ranks) + " data-parallel ranks (0 to " +
+           std::to_string(dp.ranks - 1) + ")";
+  if (dp.zeroStage < 0 || dp.zeroStage > 3)
+    return "--zero is a ZeRO stage: 0 (DDP), 1, 2 or 3";
+  if (!train && dp.zeroStage != 3 && (dp.ranks > 1 || dp.zeroStage != 0))
+    return "data-parallel inference runs a full replica on each GPU (plan "
+           "one); ZeRO-3 (--zero 3) shards the weights of inference too";
+  if (dp.bucketBytes < 0)
+    return "a bucket holds at least one gradient element";
+  if (dp.bucketBytes > 0 && dp.zeroStage == 1)
+    return "--bucket-size sets DDP's buckets or ZeRO-2/3's reduction bucket; "
+           "ZeRO-1 all-reduces the full gradient buffers";
+  if (dp.bucketBytes > 0 && dp.zeroStage == 0 && dp.ranks == 1)
+    return "--bucket-size sets the buckets of data parallelism: give "
+           "--data-parallel N with N above 1";
+  if (dp.gradientAsBucketView && (dp.zeroStage != 0 || dp.ranks == 1))
+    return "--grad-as-bucket-view is DDP's (--data-parallel N, --zero 0)";
+  if (dp.zeroStage == 0)
+    return "";
+  if (train && o.optimizer == Optimizer::Adafactor)
+    return "ZeRO shards element-wise optimizer states; Adafactor's factored "
+           "statistics need whole matrices";
+  if (o.optimizerImpl != OptimizerImpl::Fused)
+    return "ZeRO runs its fused optimizer on the flat partition: "
+           "--optimizer-impl applies to PyTorch's AdamW without ZeRO";
+  if (dp.zeroStage >= 2 && dp.bucketBytes > 0) {
+    bool f32 =
+        o.gradientBuffer == GradientBuffer::F32 || o.activationType == "f32";
+    if (dp.bucketBytes < (f32 ? 4 : 2))
+      return "a bucket holds at least one gradient element";
+  }
+  if (dp.zeroStage == 3) {
+    if (o.qlora || o.weightType == "nf4" || o.weightType == "int8" ||
+        o.weightType == "int4")
+      return "ZeRO-3 shards float weights; the weights are " +
+             std::string(o.qlora ? "NF4 (QLoRA)" : o.weightType);
+    if (o.checkpointLayers != 1)
+      return "ZeRO-3 gathers one layer at a time: --checkpoint-layers above 1 "
+             "would recompute layers whose weights are released";
+  }
+  return "";
+}

@@ -1,0 +1,246 @@
+//===- DataParallelTest.cpp - ZeRO's shards add up to one GPU's state -----===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Generates every rank's step for ZeRO stages 1-3 and DDP, and checks the
+// bytes each holds by role against the single-GPU step with full gradient
+// buffers: what is sharded adds up over the ranks to the single GPU's
+// (nothing lost, nothing counted twice), what is replicated is whole on
+// every rank. The bytes are read off the generated functions' arguments,
+// not from the generator's own arithmetic.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelConfig.h"
+#include "TransformerGenerator.h"
+
+#include "memplan/Dialect/MemPlan/IR/MemPlanDialect.h"
+#include "memplan/Dialect/MemPlan/IR/MemPlanOps.h"
+#include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
+#include "memplan/Dialect/MemPlan/IR/TypeByteSize.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include "gtest/gtest.h"
+
+#include <map>
+
+using namespace memplan;
+using namespace memplan::gen;
+
+namespace {
+
+/// Bytes of the step's arguments by role, and the names of its weights.
+struct RoleBytes {
+  std::map<ArgumentRole, uint64_t> bytes;
+  std::vector<std::string> weightNames;
+  uint64_t operator[](ArgumentRole role) const {
+    auto it = bytes.find(role);
+    return it == bytes.end() ? 0 : it->second;
+  }
+};
+
+class DataParallelTest : public ::testing::Test {
+protected:
+  DataParallelTest() {
+    context.loadDialect<MemPlanDialect, mlir::func::FuncDialect>();
+  }
+
+  RoleBytes generate(const GeneratorOptions &options) {
+    std::string error;
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        generateTransformer(&context, options, error);
+    RoleBytes result;
+    if (!module) {
+      ADD_FAILURE() << error;
+      return result;
+    }
+    auto function = *module->getOps<mlir::func::FuncOp>().begin();
+    for (mlir::BlockArgument argument : function.getArguments()) {
+      std::optional<ArgumentRole> role =
+          getArgumentRole(function, argument.getArgNumber());
+      ByteSize size = getByteSize(argument.getType());
+      if (!role || !size.ok())
+        continue;
+      result.bytes[*role] += size.bytes;
+      if (*role == ArgumentRole::Weight)
+        result.weightNames.push_back(
+            function
+                .getArgAttrOfType<mlir::StringAttr>(argument.getArgNumber(),
+                                                    "memplan.name")
+                .str());
+    }
+    return result;
+  }
+
+  /// The options of `model`'s training step, `layers` layers, bf16.
+  static GeneratorOptions training(const char *model, int64_t layers) {
+    GeneratorOptions options;
+    options.model = *lookupModel(model);
+    options.layers = layers;
+    options.seq = 64;
+    options.mode = Mode::Train;
+    options.weightType = options.activationType = "bf16";
+    return options;
+  }
+
+  /// Checks every rank of `ranks` at `stage` against the single GPU.
+  void checkShards(GeneratorOptions options, int64_t ranks, int64_t stage) {
+    SCOPED_TRACE("stage " + std::to_string(stage) + " over " +
+                 std::to_string(ranks));
+    GeneratorOptions single = options;
+    single.gradientBuffer = GradientBuffer::WeightType;
+    RoleBytes reference = generate(single);
+    ASSERT_GT(reference[ArgumentRole::OptimizerState], 0u);
+    options.dataParallel.ranks = ranks;
+    options.dataParallel.zeroStage = stage;
+    std::map<ArgumentRole, uint64_t> sums;
+    for (int64_t rank = 0; rank < ranks; ++rank) {
+      options.dataParallel.rank = rank;
+      RoleBytes shard = generate(options);
+      for (const auto &[role, bytes] : shard.bytes)
+        sums[role] += bytes;
+      // Replicated: whole on every rank.
+      if (stage < 3) {
+        EXPECT_EQ(shard[ArgumentRole::Weight], reference[ArgumentRole::Weight]);
+      } else {
+        // Only the partition is left of the weights.
+        EXPECT_EQ(shard.weightNames, std::vector<std::string>{"zero.params"});
+      }
+      if (stage == 1) {
+        EXPECT_EQ(shard[ArgumentRole::GradientAccumulator],
+                  reference[ArgumentRole::GradientAccumulator]);
+      }
+    }
+    // Sharded: adds up to the single GPU's.
+    for (ArgumentRole role :
+         {ArgumentRole::OptimizerState, ArgumentRole::MasterWeight})
+      EXPECT_EQ(sums[role], reference[role])
+          << stringifyArgumentRole(role).str();
+    if (stage >= 2) {
+      EXPECT_EQ(sums[ArgumentRole::GradientAccumulator],
+                reference[ArgumentRole::GradientAccumulator]);
+    }
+    if (stage == 3) {
+      EXPECT_EQ(sums[ArgumentRole::Weight], reference[ArgumentRole::Weight]);
+    }
+  }
+
+  /// ZeRO-3's discipline: every gathered weight is released once, and read
+  /// by nothing after its release (else the released memory would be read,
+  /// or the weight would live longer than the plan says DeepSpeed keeps it).
+  /// Returns the number of all_gather ops.
+  int checkGatherDiscipline(const GeneratorOptions &options) {
+    std::string error;
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        generateTransformer(&context, options, error);
+    if (!module) {
+      ADD_FAILURE() << error;
+      return 0;
+    }
+    int gathers = 0;
+    module->walk([&](GenericOp op) {
+      if (op.getName() != "all_gather" || op->getNumOperands() != 1)
+        return;
+      ++gathers;
+      for (mlir::Value gathered : op->getResults()) {
+        EXPECT_EQ(getResultRole(llvm::cast<mlir::OpResult>(gathered)),
+                  ResultRole::Gathered);
+        mlir::Operation *release = nullptr;
+        for (mlir::Operation *user : gathered.getUsers())
+          if (auto generic = llvm::dyn_cast<GenericOp>(user);
+              generic && generic.getName() == "release") {
+            EXPECT_EQ(release, nullptr) << "released twice";
+            release = user;
+          }
+        if (!release) {
+          ADD_FAILURE() << "a gathered weight is never released";
+          continue;
+        }
+        for (mlir::Operation *user : gathered.getUsers())
+          EXPECT_FALSE(release->isBeforeInBlock(user))
+              << "read after its release";
+      }
+    });
+    return gathers;
+  }
+
+  mlir::MLIRContext context;
+};
+
+TEST_F(DataParallelTest, ZeroShardsAddUpOverRanks) {
+  // Five ranks do not divide GPT-2's weights: the shares differ by one.
+  for (int64_t ranks : {1, 4, 5})
+    for (int64_t stage : {1, 2, 3})
+      checkShards(training("gpt2-small", 2), ranks, stage);
+}
+
+TEST_F(DataParallelTest, ZeroShardsAddUpWithSgdAndF32Weights) {
+  GeneratorOptions options = training("gpt2-small", 1);
+  options.optimizer = Optimizer::Sgd;
+  options.weightType = options.activationType = "f32";
+  for (int64_t stage : {1, 2, 3})
+    checkShards(options, 3, stage);
+}
+
+TEST_F(DataParallelTest, ZeroShardsAddUpWithLora) {
+  // LoRA: only the adapters are trained; ZeRO-3 shards the frozen weights
+  // too, ZeRO-1/2 leave them whole.
+  GeneratorOptions options = training("llama-7b", 1);
+  options.seq = 32;
+  options.loraRank = 8;
+  for (int64_t stage : {1, 2, 3})
+    checkShards(options, 7, stage);
+}
+
+TEST_F(DataParallelTest, GatheredWeightsAreReleasedOnceAndNotReadAfter) {
+  for (const char *model : {"gpt2-small", "llama-7b", "bert-base"})
+    for (Checkpointing checkpointing :
+         {Checkpointing::None, Checkpointing::Full, Checkpointing::Selective})
+      for (bool prefetch : {true, false})
+        for (int64_t lora : {0, 4}) {
+          SCOPED_TRACE(std::string(model) + " checkpointing " +
+                       std::to_string(int(checkpointing)) + " prefetch " +
+                       std::to_string(prefetch) + " lora " +
+                       std::to_string(lora));
+          GeneratorOptions options = training(model, 2);
+          options.seq = 32;
+          options.checkpointing = checkpointing;
+          options.unfusedAttention = checkpointing == Checkpointing::Selective;
+          options.loraRank = lora;
+          options.dataParallel.ranks = 4;
+          options.dataParallel.zeroStage = 3;
+          options.dataParallel.prefetch = prefetch;
+          // The forward pass gathers the embeddings, 2 layers and the head
+          // (BERT's masked-LM head too); the backward pass at least the
+          // layers again.
+          EXPECT_GE(checkGatherDiscipline(options), 6);
+        }
+  GeneratorOptions decode = training("llama-7b", 3);
+  decode.mode = Mode::Decode;
+  decode.kvLen = 64;
+  decode.dataParallel.ranks = 8;
+  decode.dataParallel.zeroStage = 3;
+  EXPECT_EQ(checkGatherDiscipline(decode), 5);
+}
+
+TEST_F(DataParallelTest, DdpBucketsHoldOneGradientCopy) {
+  GeneratorOptions options = training("gpt2-small", 2);
+  GeneratorOptions single = options;
+  single.gradientBuffer = GradientBuffer::WeightType;
+  RoleBytes reference = generate(single);
+  options.dataParallel.ranks = 8;
+  for (bool views : {false, true}) {
+    options.dataParallel.gradientAsBucketView = views;
+    RoleBytes replica = generate(options);
+    EXPECT_EQ(replica[ArgumentRole::CommunicationBuffer],
+              reference[ArgumentRole::GradientAccumulator]);
+    EXPECT_EQ(replica[ArgumentRole::Weight], reference[ArgumentRole::Weight]);
+    EXPECT_EQ(replica[ArgumentRole::OptimizerState],
+              reference[ArgumentRole::OptimizerState]);
+  }
+}
+
+} // namespace
