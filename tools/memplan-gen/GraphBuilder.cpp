@@ -108,6 +108,86 @@ SmallVector<Value> GraphBuilder::generic(StringRef name, ValueRange operands,
   return SmallVector<Value>(op->getResults());
 }
 
+Value GraphBuilder::tensorParallelAllReduce(Value partial) {
+  Value result = generic("all_reduce", {partial}, {partial.getType()},
+                         {ResultRole::Activation}, 0, {0})
+                     .front();
+  record([=] {
+    if (Value dy = gradientOf(result); dy && needsGradient(partial))
+      accumulate(partial, dy);
+  });
+  return result;
+}
+
+Value GraphBuilder::tensorParallelInput(Value input) {
+  Value result = generic("tp_input", {input}, {input.getType()},
+                         {ResultRole::Activation}, 0, {0})
+                     .front();
+  record([=] {
+    Value dy = gradientOf(result);
+    if (!dy || !needsGradient(input))
+      return;
+    accumulate(input, generic("all_reduce", {dy}, {dy.getType()},
+                              {ResultRole::Activation}, 0, {0})
+                          .front());
+  });
+  return result;
+}
+
+/// `type` with dimension 1 multiplied by `factor` (divided, for a negative
+/// one).
+static RankedTensorType scaleTokens(RankedTensorType type, int64_t factor) {
+  SmallVector<int64_t> shape(type.getShape());
+  shape[1] = factor > 0 ? shape[1] * factor : shape[1] / -factor;
+  return RankedTensorType::get(shape, type.getElementType());
+}
+
+Value GraphBuilder::sequenceParallelGather(Value input, int64_t ranks) {
+  Value result =
+      generic("all_gather", {input}, {scaleTokens(typeOf(input), ranks)},
+              {ResultRole::Activation})
+          .front();
+  regatherable[result] = input;
+  record([=] {
+    Value dy = gradientOf(result);
+    if (!dy || !needsGradient(input))
+      return;
+    accumulate(input, generic("reduce_scatter", {dy}, {input.getType()},
+                              {ResultRole::Activation})
+                          .front());
+  });
+  return result;
+}
+
+Value GraphBuilder::sequenceParallelReduceScatter(Value partial,
+                                                  int64_t ranks) {
+  Value result =
+      generic("reduce_scatter", {partial},
+              {scaleTokens(typeOf(partial), -ranks)}, {ResultRole::Activation})
+          .front();
+  record([=] {
+    Value dy = gradientOf(result);
+    if (!dy || !needsGradient(partial))
+      return;
+    accumulate(partial, generic("all_gather", {dy}, {partial.getType()},
+                                {ResultRole::Activation})
+                            .front());
+  });
+  return result;
+}
+
+Value GraphBuilder::savedForBackward(Value saved, Value after) {
+  auto it = regatherable.find(saved);
+  if (it == regatherable.end())
+    return saved;
+  // The backward step issues the gather: it reads the incoming gradient
+  // too, so that no reordering (--memplan-schedule) hoists it into the
+  // forward pass, where the full copy would live through the step.
+  return generic("all_gather", {it->second, after}, {saved.getType()},
+                 {ResultRole::Activation})
+      .front();
+}
+
 Value GraphBuilder::forwardMatmul(Value lhs, Value rhs, bool transposeRhs) {
   IntegerAttr workspace = matmulWorkspace
                               ? builder.getI64IntegerAttr(matmulWorkspace)
@@ -150,7 +230,7 @@ Value GraphBuilder::matmul(Value lhs, Value rhs, bool transposeRhs) {
     // not kept for it).
     SmallVector<Value> operands = {dy};
     if (rhsGrad)
-      operands.push_back(lhs);
+      operands.push_back(savedForBackward(lhs, dy));
     if (lhsGrad)
       operands.push_back(rhs);
     SmallVector<Value> grads = matmulBackward(operands, types, roles);

@@ -100,6 +100,23 @@ public:
                         bool causal);
   mlir::Value kvCacheUpdate(mlir::Value cache, mlir::Value update,
                             mlir::Value position);
+  // Tensor parallelism (Megatron-LM's communication, as differentiable ops).
+  /// The partial sums of a row-parallel projection, all-reduced in place;
+  /// the gradient passes through (Megatron's g).
+  mlir::Value tensorParallelAllReduce(mlir::Value partial);
+  /// The input of column-parallel projections: the same tensor forward (an
+  /// in-place no-op, `tp_input`), and its gradient all-reduced in place
+  /// backward (Megatron's f).
+  mlir::Value tensorParallelInput(mlir::Value input);
+  /// Sequence parallelism: `input`'s dimension 1 (the tokens), split over
+  /// `ranks`, all-gathered for column-parallel projections; the gradient is
+  /// reduce-scattered back. The backward pass gathers `input` again rather
+  /// than keep the gathered copy, as Megatron does.
+  mlir::Value sequenceParallelGather(mlir::Value input, int64_t ranks);
+  /// Sequence parallelism: a row-parallel projection's partial sums,
+  /// reduce-scattered over the tokens; the gradient is all-gathered.
+  mlir::Value sequenceParallelReduceScatter(mlir::Value partial, int64_t ranks);
+
   /// A generic op; `roles` (activation, gradient, loss) label its results.
   llvm::SmallVector<mlir::Value>
   generic(llvm::StringRef name, mlir::ValueRange operands,
@@ -197,6 +214,12 @@ private:
   llvm::SmallVector<mlir::Value>
   matmulBackward(mlir::ValueRange operands, mlir::TypeRange types,
                  llvm::ArrayRef<memplan::ResultRole> roles);
+  /// What a backward step reads for the forward value `saved`: `saved`,
+  /// or a sequence-parallel gather made again just before, once `after`
+  /// (the step's incoming gradient) exists.
+  mlir::Value savedForBackward(mlir::Value saved, mlir::Value after);
+  /// Sequence-parallel gathers by their results, and what they gathered.
+  llvm::DenseMap<mlir::Value, mlir::Value> regatherable;
   /// Whether `value` is a trainable (not frozen) weight argument.
   bool isWeight(mlir::Value value) const;
   /// Records the backward step of a one-input op: a generic op `backward`

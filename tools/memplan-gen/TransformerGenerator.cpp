@@ -144,7 +144,9 @@ private:
                  {ResultRole::Activation})
         .front();
   }
-  Value apply(const Linear &layer, Value x) {
+  /// `x` through `layer`; a row-parallel layer's partial sums are reduced
+  /// before its bias is added.
+  Value apply(const Linear &layer, Value x, bool rowParallel = false) {
     Value y;
     if (layer.groupScales) {
       // Group-wise int8/int4: a fused mixed-precision GEMM, as the Marlin,
@@ -161,6 +163,8 @@ private:
     }
     if (layer.scale)
       y = g.mul(y, layer.scale);
+    if (rowParallel)
+      y = rowReduce(y);
     if (layer.bias)
       y = g.add(y, layer.bias);
     if (layer.loraA) {
@@ -236,6 +240,34 @@ private:
   Value dropout(Value x) { return o.dropout > 0 ? g.dropout(x, o.dropout) : x; }
 
   int64_t headDim() const { return m.attentionHeadDim(); }
+  /// Tensor parallelism: this rank's heads, KV heads, MLP columns and
+  /// vocabulary rows.
+  int64_t tp() const { return o.tensorParallel.ranks; }
+  int64_t heads() const { return m.heads / tp(); }
+  int64_t kvHeads() const { return m.kvHeads / tp(); }
+  int64_t ffn() const { return m.ffn / tp(); }
+  int64_t vocab() const { return llvm::divideCeil(m.vocab, tp()); }
+  /// The tokens of the residual stream on this rank.
+  int64_t localTokens() const {
+    return o.tensorParallel.sequenceParallel ? queryLen() / tp() : queryLen();
+  }
+  /// `x` (the residual stream's layout) as column-parallel projections read
+  /// it: all of it (Megatron's f), or gathered over the tokens.
+  Value columnInput(Value x) {
+    if (tp() == 1)
+      return x;
+    return o.tensorParallel.sequenceParallel ? g.sequenceParallelGather(x, tp())
+                                             : g.tensorParallelInput(x);
+  }
+  /// A row-parallel (or vocabulary-parallel) result's partial sums, reduced
+  /// into the residual stream's layout.
+  Value rowReduce(Value y) {
+    if (tp() == 1)
+      return y;
+    return o.tensorParallel.sequenceParallel
+               ? g.sequenceParallelReduceScatter(y, tp())
+               : g.tensorParallelAllReduce(y);
+  }
   int64_t queryLen() const { return o.mode == Mode::Decode ? 1 : o.seq; }
   int64_t keyLen() const { return o.mode == Mode::Decode ? o.kvLen : o.seq; }
 
@@ -254,7 +286,7 @@ Value TransformerGenerator::attend(Value q, Value k, Value v, bool causal) {
     return g.attention(q, k, v, causal);
   // Unfused: the [.., Sq, Skv] scores are materialised. Grouped-query heads
   // share k/v through a broadcast batch dimension.
-  int64_t b = o.batch, nh = m.heads, nkv = m.kvHeads, hd = headDim();
+  int64_t b = o.batch, nh = heads(), nkv = kvHeads(), hd = headDim();
   int64_t sq = queryLen(), skv = keyLen();
   if (!attentionScale)
     attentionScale =
@@ -280,7 +312,7 @@ std::pair<Value, Value> TransformerGenerator::cache(Value k, Value v,
                                                     const std::string &prefix) {
   if (!position)
     position = g.indexArgument("cache_position");
-  SmallVector<int64_t> shape = {o.batch, m.kvHeads, o.kvLen, headDim()};
+  SmallVector<int64_t> shape = {o.batch, kvHeads(), o.kvLen, headDim()};
   Value kCache =
       g.argument(shape, act, ArgumentRole::KvCache, prefix + ".k_cache");
   Value vCache =
@@ -290,23 +322,24 @@ std::pair<Value, Value> TransformerGenerator::cache(Value k, Value v,
 }
 
 Value TransformerGenerator::gpt2() {
-  int64_t b = o.batch, s = queryLen(), h = m.hidden, nh = m.heads,
+  int64_t b = o.batch, s = queryLen(), h = m.hidden, nh = heads(),
           hd = headDim();
   Type i32 = IntegerType::get(act.getContext(), 32);
   Value ids = g.argument({b, s}, i32, ArgumentRole::Input, "input_ids");
   Value positionIds =
-      g.argument({b, s}, i32, ArgumentRole::Input, "position_ids");
+      g.argument({b, localTokens()}, i32, ArgumentRole::Input, "position_ids");
   g.beginUnit(); // the embeddings
-  tiedEmbedding = param({m.vocab, h}, "wte");
+  tiedEmbedding = param({vocab(), h}, "wte");
   Value wpe = param({m.maxPositions, h}, "wpe");
   Value positionEmbedding = g.embedding(wpe, positionIds);
-  Value x = dropout(g.add(g.embedding(tiedEmbedding, ids), positionEmbedding));
+  Value x = dropout(
+      g.add(rowReduce(g.embedding(tiedEmbedding, ids)), positionEmbedding));
   for (int64_t l = 0; l < o.layers; ++l) {
     g.beginUnit();
     LayerCheckpoint checkpoint(*this, l);
     std::string p = "h." + std::to_string(l);
-    Value hidden = layerNorm(x, p + ".ln_1");
-    Value qkv = apply(linear(h, 3 * h, p + ".attn.c_attn", true,
+    Value hidden = columnInput(layerNorm(x, p + ".ln_1"));
+    Value qkv = apply(linear(h, 3 * nh * hd, p + ".attn.c_attn", true,
                              LoraQuery | LoraKey | LoraValue),
                       hidden);
     Value heads =
@@ -318,30 +351,32 @@ Value TransformerGenerator::gpt2() {
     if (o.mode == Mode::Decode)
       std::tie(k, v) = cache(k, v, p);
     Value a = attend(q, k, v, /*causal=*/true);
-    a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, h});
+    a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, nh * hd});
     x = g.add(x, dropout(apply(
-                     linear(h, h, p + ".attn.c_proj", true, LoraOutput), a)));
-    hidden = layerNorm(x, p + ".ln_2");
+                     linear(nh * hd, h, p + ".attn.c_proj", true, LoraOutput),
+                     a, /*rowParallel=*/true)));
+    hidden = columnInput(layerNorm(x, p + ".ln_2"));
     Value f = activation(
-        apply(linear(h, m.ffn, p + ".mlp.c_fc", true, LoraUp), hidden));
-    x = g.add(x, dropout(apply(
-                     linear(m.ffn, h, p + ".mlp.c_proj", true, LoraDown), f)));
+        apply(linear(h, ffn(), p + ".mlp.c_fc", true, LoraUp), hidden));
+    x = g.add(
+        x, dropout(apply(linear(ffn(), h, p + ".mlp.c_proj", true, LoraDown), f,
+                         /*rowParallel=*/true)));
   }
   g.beginUnit(); // the head
-  Value hidden = layerNorm(x, "ln_f");
+  Value hidden = columnInput(layerNorm(x, "ln_f"));
   return g.matmul(hidden, tiedEmbedding, /*transposeRhs=*/true);
 }
 
 Value TransformerGenerator::llama() {
-  int64_t b = o.batch, s = queryLen(), h = m.hidden, nh = m.heads,
-          nkv = m.kvHeads, hd = headDim();
+  int64_t b = o.batch, s = queryLen(), h = m.hidden, nh = heads(),
+          nkv = kvHeads(), hd = headDim();
   Type i32 = IntegerType::get(act.getContext(), 32);
   Type i64 = IntegerType::get(act.getContext(), 64);
   Value ids = g.argument({b, s}, i32, ArgumentRole::Input, "input_ids");
   Value positions = g.argument({s}, i64, ArgumentRole::Input, "positions");
   g.beginUnit(); // the embeddings
-  Value embeddingTable = param({m.vocab, h}, "tok_embeddings");
-  Value x = g.embedding(embeddingTable, ids);
+  Value embeddingTable = param({vocab(), h}, "tok_embeddings");
+  Value x = rowReduce(g.embedding(embeddingTable, ids));
   // Gemma multiplies the embeddings by sqrt(hidden), a tensor of its own.
   if (m.scaledEmbeddings)
     x = g.mul(
@@ -350,7 +385,7 @@ Value TransformerGenerator::llama() {
     g.beginUnit();
     LayerCheckpoint checkpoint(*this, l);
     std::string p = "layers." + std::to_string(l);
-    Value hidden = rmsNorm(x, p + ".attention_norm");
+    Value hidden = columnInput(rmsNorm(x, p + ".attention_norm"));
     Value q = apply(
         linear(h, nh * hd, p + ".attention.wq", m.qkvBias, LoraQuery), hidden);
     Value k = apply(
@@ -369,22 +404,22 @@ Value TransformerGenerator::llama() {
     a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, nh * hd});
     x = g.add(x, apply(linear(nh * hd, h, p + ".attention.wo", m.outputBias,
                               LoraOutput),
-                       a));
-    hidden = rmsNorm(x, p + ".ffn_norm");
+                       a, /*rowParallel=*/true));
+    hidden = columnInput(rmsNorm(x, p + ".ffn_norm"));
     Value gate = apply(
-        linear(h, m.ffn, p + ".feed_forward.w1", m.mlpBias, LoraGate), hidden);
+        linear(h, ffn(), p + ".feed_forward.w1", m.mlpBias, LoraGate), hidden);
     gate = activation(gate);
     Value up = apply(
-        linear(h, m.ffn, p + ".feed_forward.w3", m.mlpBias, LoraUp), hidden);
+        linear(h, ffn(), p + ".feed_forward.w3", m.mlpBias, LoraUp), hidden);
     x = g.add(
-        x, apply(linear(m.ffn, h, p + ".feed_forward.w2", m.mlpBias, LoraDown),
-                 g.mul(gate, up)));
+        x, apply(linear(ffn(), h, p + ".feed_forward.w2", m.mlpBias, LoraDown),
+                 g.mul(gate, up), /*rowParallel=*/true));
   }
   g.beginUnit(); // the head
-  Value hidden = rmsNorm(x, "norm");
+  Value hidden = columnInput(rmsNorm(x, "norm"));
   if (m.tiedEmbeddings)
     return g.matmul(hidden, embeddingTable, /*transposeRhs=*/true);
-  return g.matmul(hidden, param({h, m.vocab}, "output"));
+  return g.matmul(hidden, param({h, vocab()}, "output"));
 }
 
 Value TransformerGenerator::bert() {
@@ -672,6 +707,45 @@ static std::string findOversizedTensor(const GeneratorOptions &o) {
   return "";
 }
 
+/// Why the tensor-parallel options cannot split this model's step; empty
+/// if they can. Runs after the sequence length's default is set.
+static std::string checkTensorParallel(const GeneratorOptions &o) {
+  const TensorParallelOptions &tp = o.tensorParallel;
+  const ModelConfig &m = o.model;
+  if (tp.ranks < 1)
+    return "tensor parallelism needs at least 1 GPU";
+  if (tp.sequenceParallel && tp.ranks == 1)
+    return "--sequence-parallel splits the tokens over the tensor-parallel "
+           "GPUs: give --tensor-parallel N with N above 1";
+  if (tp.ranks == 1)
+    return "";
+  std::string over = " over " + std::to_string(tp.ranks) + " GPUs";
+  if (m.family == Family::Bert)
+    return "tensor parallelism is generated for the decoders (GPT-2, the "
+           "LLaMA family) so far, not for " +
+           m.name;
+  if (m.heads % tp.ranks)
+    return std::to_string(m.heads) + " attention heads do not split" + over;
+  if (m.kvHeads % tp.ranks)
+    return std::to_string(m.kvHeads) + " key/value heads do not split" + over +
+           " (Megatron copies them to each GPU then; not modelled)";
+  if (m.ffn % tp.ranks)
+    return "an intermediate size of " + std::to_string(m.ffn) +
+           " does not split" + over;
+  if (o.loraRank > 0)
+    return "LoRA adapters on tensor-parallel projections are not modelled";
+  if (o.nf4Weights || o.weightType == "nf4")
+    return "NF4 weights are not split by tensor parallelism here";
+  if (tp.sequenceParallel) {
+    if (o.mode != Mode::Train)
+      return "--sequence-parallel splits a training step's tokens; "
+             "inference runs tensor parallelism without it";
+    if (o.seq % tp.ranks)
+      return std::to_string(o.seq) + " tokens do not split" + over;
+  }
+  return "";
+}
+
 namespace memplan::gen {
 int64_t defaultSequenceLength(const ModelConfig &model) {
   // Decoders with rotary positions default to 4096 tokens (or their
@@ -866,6 +940,10 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
     return nullptr;
   }
 
+  if (std::string problem = checkTensorParallel(options); !problem.empty()) {
+    error = problem;
+    return nullptr;
+  }
   if (std::string tensor = findOversizedTensor(options); !tensor.empty()) {
     error = "the " + tensor + " tensor would exceed 2^63 bytes with batch " +
             std::to_string(options.batch) + ", seq " +

@@ -103,6 +103,20 @@ struct DataParallelOptions {
   bool prefetch = true; ///< stage 3: gather the next unit while one runs
 };
 
+/// Tensor parallelism as Megatron-LM runs it, the graph of one of `ranks`
+/// GPUs: column-parallel query/key/value and MLP input projections (this
+/// rank's heads and intermediate columns), row-parallel output and MLP
+/// output projections whose partial sums are all-reduced (biases added
+/// after), a vocabulary-parallel embedding and LM head (the logits and the
+/// loss over this rank's vocabulary share). With `sequenceParallel` the
+/// residual stream, norms and dropouts hold this rank's tokens only: an
+/// all-gather before each column-parallel projection (again in the backward
+/// pass), a reduce-scatter after each row-parallel one.
+struct TensorParallelOptions {
+  int64_t ranks = 1;
+  bool sequenceParallel = false;
+};
+
 struct GeneratorOptions {
   ModelConfig model;
   int64_t layers = 0; ///< 0: the model's
@@ -171,6 +185,7 @@ struct GeneratorOptions {
   /// Bytes of the math library's workspace (cuBLAS) given to every matmul.
   int64_t matmulWorkspace = 0;
   DataParallelOptions dataParallel;
+  TensorParallelOptions tensorParallel;
 };
 
 /// Builds the graph; on bad options returns null and sets `error`.

@@ -227,6 +227,18 @@ static llvm::cl::opt<bool> zeroPrefetch(
                    "(default true; --zero-prefetch=false gathers each layer "
                    "when it starts)"),
     llvm::cl::init(true), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> tensorParallel(
+    "tensor-parallel",
+    llvm::cl::desc("GPUs each layer is split over, as Megatron-LM does "
+                   "(default 1): the graph is one of them (GPT-2 and the "
+                   "LLaMA family)"),
+    llvm::cl::init(1), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<bool> sequenceParallel(
+    "sequence-parallel",
+    llvm::cl::desc("Train, with --tensor-parallel: the residual stream, norms "
+                   "and dropouts hold this GPU's share of the tokens "
+                   "(Megatron's sequence parallelism)"),
+    llvm::cl::init(false), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string> stackName(
     "stack",
     llvm::cl::desc("Train: set the options a training stack runs with "
@@ -351,6 +363,8 @@ int main(int argc, char **argv) {
       return fail("--lora-targets needs --lora-rank");
   }
   options.gradientBuffer = *gradientBuffer;
+  options.tensorParallel.ranks = tensorParallel;
+  options.tensorParallel.sequenceParallel = sequenceParallel;
   options.dataParallel.ranks = dataParallel;
   options.dataParallel.rank = rankIndex;
   options.dataParallel.zeroStage = zeroStage;
@@ -444,6 +458,9 @@ int main(int argc, char **argv) {
     output->os() << " --grad-accum " << gradAccum;
   if (gradBufferKind != "none")
     output->os() << " --grad-buffer " << gradBufferKind;
+  if (tensorParallel != 1)
+    output->os() << " --tensor-parallel " << tensorParallel
+                 << (sequenceParallel ? " --sequence-parallel" : "");
   const DataParallelOptions &dp = options.dataParallel;
   if (dp.ranks != 1 || dp.zeroStage != 0) {
     output->os() << " --data-parallel " << dp.ranks << " --rank " << dp.rank

@@ -1,4 +1,4 @@
-//===- DataParallelTest.cpp - ZeRO's shards add up to one GPU's state -----===//
+//===- ParallelismTest.cpp - Per-GPU shards add up to one GPU's -----------===//
 //
 // Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
 // See the LICENSE file at the root of the repository.
@@ -9,7 +9,9 @@
 // buffers: what is sharded adds up over the ranks to the single GPU's
 // (nothing lost, nothing counted twice), what is replicated is whole on
 // every rank. The bytes are read off the generated functions' arguments,
-// not from the generator's own arithmetic.
+// not from the generator's own arithmetic. Tensor parallelism: each weight
+// is whole or split in equal shares. ZeRO-3: no gathered weight is read
+// after its release.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,15 +38,16 @@ namespace {
 struct RoleBytes {
   std::map<ArgumentRole, uint64_t> bytes;
   std::vector<std::string> weightNames;
+  std::map<std::string, int64_t> weightElements;
   uint64_t operator[](ArgumentRole role) const {
     auto it = bytes.find(role);
     return it == bytes.end() ? 0 : it->second;
   }
 };
 
-class DataParallelTest : public ::testing::Test {
+class ParallelismTest : public ::testing::Test {
 protected:
-  DataParallelTest() {
+  ParallelismTest() {
     context.loadDialect<MemPlanDialect, mlir::func::FuncDialect>();
   }
 
@@ -65,12 +68,15 @@ protected:
       if (!role || !size.ok())
         continue;
       result.bytes[*role] += size.bytes;
-      if (*role == ArgumentRole::Weight)
-        result.weightNames.push_back(
-            function
-                .getArgAttrOfType<mlir::StringAttr>(argument.getArgNumber(),
-                                                    "memplan.name")
-                .str());
+      if (*role == ArgumentRole::Weight) {
+        std::string name = function
+                               .getArgAttrOfType<mlir::StringAttr>(
+                                   argument.getArgNumber(), "memplan.name")
+                               .str();
+        result.weightNames.push_back(name);
+        result.weightElements[name] =
+            llvm::cast<mlir::ShapedType>(argument.getType()).getNumElements();
+      }
     }
     return result;
   }
@@ -142,7 +148,10 @@ protected:
     }
     int gathers = 0;
     module->walk([&](GenericOp op) {
-      if (op.getName() != "all_gather" || op->getNumOperands() != 1)
+      // ZeRO-3's gathers read the weight partition, an argument (sequence
+      // parallelism's read activations).
+      if (op.getName() != "all_gather" || op->getNumOperands() != 1 ||
+          !llvm::isa<mlir::BlockArgument>(op->getOperand(0)))
         return;
       ++gathers;
       for (mlir::Value gathered : op->getResults()) {
@@ -170,14 +179,14 @@ protected:
   mlir::MLIRContext context;
 };
 
-TEST_F(DataParallelTest, ZeroShardsAddUpOverRanks) {
+TEST_F(ParallelismTest, ZeroShardsAddUpOverRanks) {
   // Five ranks do not divide GPT-2's weights: the shares differ by one.
   for (int64_t ranks : {1, 4, 5})
     for (int64_t stage : {1, 2, 3})
       checkShards(training("gpt2-small", 2), ranks, stage);
 }
 
-TEST_F(DataParallelTest, ZeroShardsAddUpWithSgdAndF32Weights) {
+TEST_F(ParallelismTest, ZeroShardsAddUpWithSgdAndF32Weights) {
   GeneratorOptions options = training("gpt2-small", 1);
   options.optimizer = Optimizer::Sgd;
   options.weightType = options.activationType = "f32";
@@ -185,7 +194,7 @@ TEST_F(DataParallelTest, ZeroShardsAddUpWithSgdAndF32Weights) {
     checkShards(options, 3, stage);
 }
 
-TEST_F(DataParallelTest, ZeroShardsAddUpWithLora) {
+TEST_F(ParallelismTest, ZeroShardsAddUpWithLora) {
   // LoRA: only the adapters are trained; ZeRO-3 shards the frozen weights
   // too, ZeRO-1/2 leave them whole.
   GeneratorOptions options = training("llama-7b", 1);
@@ -195,7 +204,7 @@ TEST_F(DataParallelTest, ZeroShardsAddUpWithLora) {
     checkShards(options, 7, stage);
 }
 
-TEST_F(DataParallelTest, GatheredWeightsAreReleasedOnceAndNotReadAfter) {
+TEST_F(ParallelismTest, GatheredWeightsAreReleasedOnceAndNotReadAfter) {
   for (const char *model : {"gpt2-small", "llama-7b", "bert-base"})
     for (Checkpointing checkpointing :
          {Checkpointing::None, Checkpointing::Full, Checkpointing::Selective})
@@ -218,6 +227,14 @@ TEST_F(DataParallelTest, GatheredWeightsAreReleasedOnceAndNotReadAfter) {
           // layers again.
           EXPECT_GE(checkGatherDiscipline(options), 6);
         }
+  GeneratorOptions parallel = training("llama-7b", 2);
+  parallel.seq = 32;
+  parallel.checkpointing = Checkpointing::Full;
+  parallel.tensorParallel.ranks = 4;
+  parallel.tensorParallel.sequenceParallel = true;
+  parallel.dataParallel.ranks = 2;
+  parallel.dataParallel.zeroStage = 3;
+  EXPECT_GE(checkGatherDiscipline(parallel), 6);
   GeneratorOptions decode = training("llama-7b", 3);
   decode.mode = Mode::Decode;
   decode.kvLen = 64;
@@ -226,7 +243,39 @@ TEST_F(DataParallelTest, GatheredWeightsAreReleasedOnceAndNotReadAfter) {
   EXPECT_EQ(checkGatherDiscipline(decode), 5);
 }
 
-TEST_F(DataParallelTest, DdpBucketsHoldOneGradientCopy) {
+TEST_F(ParallelismTest, TensorParallelShardsAddUpToTheLayer) {
+  // Every weight is either whole on each tensor-parallel GPU or split into
+  // equal shares (the vocabulary rounded up), and the split ones add up.
+  for (const char *model : {"gpt2-small", "llama-7b"})
+    for (int64_t ranks : {2, 4}) {
+      SCOPED_TRACE(std::string(model) + " over " + std::to_string(ranks));
+      GeneratorOptions options = training(model, 2);
+      RoleBytes single = generate(options);
+      options.tensorParallel.ranks = ranks;
+      RoleBytes shard = generate(options);
+      ASSERT_EQ(single.weightNames, shard.weightNames);
+      int64_t vocab = lookupModel(model)->vocab, split = 0;
+      for (const auto &[name, elements] : single.weightElements) {
+        int64_t local = shard.weightElements[name];
+        if (local == elements)
+          continue; // whole on every GPU
+        ++split;
+        if (local * ranks != elements) {
+          // The vocabulary: this GPU's ceil(V / N) rows.
+          int64_t width = elements / vocab;
+          EXPECT_EQ(elements % vocab, 0) << name;
+          EXPECT_EQ(local, (vocab + ranks - 1) / ranks * width) << name;
+        }
+      }
+      // The QKV (GPT-2: fused) and output projections, the MLP's two or
+      // three, per layer; the embedding; LLaMA's LM head.
+      EXPECT_EQ(split, std::string(model) == "gpt2-small"
+                           ? 2 * (2 + 2 + 2) + 1 // weights and split biases
+                           : 2 * 7 + 2);
+    }
+}
+
+TEST_F(ParallelismTest, DdpBucketsHoldOneGradientCopy) {
   GeneratorOptions options = training("gpt2-small", 2);
   GeneratorOptions single = options;
   single.gradientBuffer = GradientBuffer::WeightType;
