@@ -741,14 +741,40 @@ void GraphBuilder::eraseShardedArguments() {
   frozenArguments.clear(); // numbers changed; no gradient is taken anymore
 }
 
-SmallVector<std::pair<Value, Value>> GraphBuilder::backward(Value output,
-                                                            Value gradient) {
+size_t GraphBuilder::startRecording() {
+  switchTape(tapeCount++);
+  recording = true;
+  return currentTape;
+}
+
+void GraphBuilder::switchTape(size_t number) {
+  if (number == currentTape)
+    return;
+  if (!tape.empty() || !checkpoints.empty())
+    storedTapes[currentTape] = {std::move(tape), std::move(checkpoints)};
+  tape.clear();
+  checkpoints.clear();
+  if (auto it = storedTapes.find(number); it != storedTapes.end()) {
+    tape = std::move(it->second.steps);
+    checkpoints = std::move(it->second.checkpoints);
+    storedTapes.erase(it);
+  }
+  currentTape = number;
+}
+
+SmallVector<std::pair<Value, Value>>
+GraphBuilder::backward(Value output, Value gradient,
+                       std::optional<size_t> tapeNumber) {
   gatherForward();
   recording = false;
+  if (tapeNumber)
+    switchTape(*tapeNumber);
+  gradients.clear(); // each pass computes its own
   // What autograd's requires_grad says: results of ops with an operand that
   // is a trainable weight or such a result (a gathered trainable weight is
   // one).
   requiresGradient.clear();
+  requiresGradient.insert(gradientInputs.begin(), gradientInputs.end());
   for (const Unit &unit : units)
     for (auto [weight, gathered] : llvm::zip(unit.weights, unit.gathered))
       if (isWeight(weight))

@@ -30,6 +30,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -124,8 +125,22 @@ public:
           llvm::ArrayRef<memplan::ResultRole> roles, int64_t scratch = 0,
           llvm::ArrayRef<int64_t> aliases = {});
 
-  /// Records backward steps from now on.
-  void startRecording() { recording = true; }
+  /// Records backward steps from now on, on a new tape (the forward pass of
+  /// one micro-batch); returns its number for `backward`. Tapes recorded
+  /// before and not yet run back stay as they are (a pipeline stage keeps
+  /// several micro-batches in flight).
+  size_t startRecording();
+  /// Autograd's requires_grad on a value no weight produced (a pipeline
+  /// stage's received activations): its gradient is computed, and read
+  /// with `getGradient` after the backward pass.
+  void markRequiresGradient(mlir::Value value) {
+    gradientInputs.push_back(value);
+  }
+  /// The gradient the last backward pass computed for `value` (null if
+  /// none).
+  mlir::Value getGradient(mlir::Value value) const {
+    return gradients.lookup(value);
+  }
   /// Activation checkpointing: the forward ops built between these two
   /// calls (a layer, or its core attention) are computed again, by clones
   /// inserted before the backward steps recorded between them run, and
@@ -169,11 +184,13 @@ public:
   }
   /// Operations the checkpoints' clones perform (RecomputableOpInterface).
   uint64_t getRecomputedFlops() const { return recomputedFlops; }
-  /// Runs the recorded steps in reverse from `gradient` = d(loss)/d(`output`);
-  /// returns the gradient of every weight argument that received one, in
-  /// argument order.
+  /// Runs the steps of tape `tape` (the last one recorded by default) in
+  /// reverse from `gradient` = d(loss)/d(`output`); returns the gradient of
+  /// every weight argument that received one in this pass, in argument
+  /// order.
   llvm::SmallVector<std::pair<mlir::Value, mlir::Value>>
-  backward(mlir::Value output, mlir::Value gradient);
+  backward(mlir::Value output, mlir::Value gradient,
+           std::optional<size_t> tape = std::nullopt);
 
   /// A weight's final `gradient` added into `buffer` (a persistent gradient
   /// buffer, converting to its type) by a `grad_accumulate` op placed just
@@ -250,6 +267,16 @@ private:
   };
   std::vector<Checkpoint> checkpoints;
   std::optional<Checkpoint> openCheckpoint;
+  /// Tapes other than the current one (`tape`, `checkpoints`), by number.
+  struct StoredTape {
+    std::vector<std::function<void()>> steps;
+    std::vector<Checkpoint> checkpoints;
+  };
+  std::map<size_t, StoredTape> storedTapes;
+  size_t currentTape = 0, tapeCount = 0;
+  /// Makes tape `number` the current one, storing the current one.
+  void switchTape(size_t number);
+  llvm::SmallVector<mlir::Value> gradientInputs;
   uint64_t recomputedFlops = 0;
   /// Clones the ops of `checkpoint` at the insertion point.
   void recompute(const Checkpoint &checkpoint, mlir::IRMapping &mapping,

@@ -22,9 +22,11 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
+#include <deque>
 
 using namespace mlir;
 using memplan::ArgumentRole;
@@ -49,11 +51,22 @@ public:
       : g(g), o(o), m(o.model), act(activation), weightType(weight),
         quantized(isa<IntegerType>(weight)) {}
 
-  Value buildForward();
+  Value buildForward(Value received = nullptr);
   Value loss(Value logits);
+  /// The loss's forward ops: the loss value, and the value the backward
+  /// pass starts from (the logits, or their f32 log-probabilities).
+  std::pair<Value, Value> lossForward(Value logits);
+  /// The loss's gradient with respect to `from`.
+  Value lossGradient(Value from);
+  /// A pipeline stage's training step (or inference pass): 1F1B over the
+  /// micro-batches, as Megatron-LM and DeepSpeed schedule them; returns
+  /// what the function returns.
+  Value pipelineStep();
   /// The end of a training step from the weights' gradients: gradient
   /// buffers, data-parallel reduction and the optimizer.
   void finishStep(SmallVector<std::pair<Value, Value>> gradients);
+  /// The same from gradients already in their buffers (if any).
+  void reduceAndUpdate(SmallVector<std::pair<Value, Value>> gradients);
   void optimizerStep(ArrayRef<std::pair<Value, Value>> gradients);
   /// Each weight's gradient added into its persistent buffer, if the step
   /// keeps them; the pairs then name the buffers.
@@ -61,9 +74,20 @@ public:
   accumulate(SmallVector<std::pair<Value, Value>> gradients);
 
 private:
+  /// The function's argument `name`, made on first use: a pipeline stage
+  /// builds the forward pass of every micro-batch from the same weights and
+  /// inputs.
+  Value arg(ArrayRef<int64_t> shape, Type element, ArgumentRole role,
+            const std::string &name) {
+    Value &argument = arguments[name];
+    if (!argument)
+      argument = g.argument(shape, element, role, name);
+    return argument;
+  }
+
   /// A weight of the model (frozen under LoRA).
   Value param(ArrayRef<int64_t> shape, const std::string &name) {
-    Value weight = g.argument(shape, act, ArgumentRole::Weight, name);
+    Value weight = arg(shape, act, ArgumentRole::Weight, name);
     if (o.loraRank > 0)
       g.freeze(weight);
     return weight;
@@ -90,13 +114,12 @@ private:
       Type i4 = IntegerType::get(act.getContext(), 4);
       Type i8 = IntegerType::get(act.getContext(), 8);
       Type f32 = Float32Type::get(act.getContext());
-      layer.weight =
-          g.argument({in, out}, i4, ArgumentRole::Weight, name + ".w");
+      layer.weight = arg({in, out}, i4, ArgumentRole::Weight, name + ".w");
       if (o.qlora)
         g.freeze(layer.weight);
       int64_t blocks = llvm::divideCeil(in * out, 64);
       auto state = [&](int64_t size, Type element, const char *suffix) {
-        layer.nf4State.push_back(g.argument(
+        layer.nf4State.push_back(arg(
             {size}, element, ArgumentRole::QuantizationScale, name + suffix));
       };
       if (o.doubleQuant) {
@@ -108,26 +131,26 @@ private:
       }
     } else if (quantized) {
       layer.weight =
-          g.argument({in, out}, weightType, ArgumentRole::Weight, name + ".w");
+          arg({in, out}, weightType, ArgumentRole::Weight, name + ".w");
       // Per output channel, or (--quant-group) one scale per group of
       // input rows of each column, as GPTQ and AWQ store them.
       if (o.quantGroup > 0)
         layer.groupScales =
-            g.argument({int64_t(llvm::divideCeil(in, o.quantGroup)), out}, act,
-                       ArgumentRole::QuantizationScale, name + ".scales");
+            arg({int64_t(llvm::divideCeil(in, o.quantGroup)), out}, act,
+                ArgumentRole::QuantizationScale, name + ".scales");
       else
-        layer.scale = g.argument({out}, act, ArgumentRole::QuantizationScale,
-                                 name + ".scale");
+        layer.scale =
+            arg({out}, act, ArgumentRole::QuantizationScale, name + ".scale");
     } else {
       layer.weight = param({in, out}, name + ".w");
     }
     if (bias)
       layer.bias = param({out}, name + ".b");
     if (o.loraRank > 0 && (target & o.loraTargets)) {
-      layer.loraA = g.argument({in, o.loraRank}, act, ArgumentRole::Weight,
-                               name + ".lora_a");
-      layer.loraB = g.argument({o.loraRank, out}, act, ArgumentRole::Weight,
-                               name + ".lora_b");
+      layer.loraA =
+          arg({in, o.loraRank}, act, ArgumentRole::Weight, name + ".lora_a");
+      layer.loraB =
+          arg({o.loraRank, out}, act, ArgumentRole::Weight, name + ".lora_b");
     }
     return layer;
   }
@@ -171,7 +194,7 @@ private:
       // PEFT: result + lora_B(lora_A(dropout(x))) * scaling, the dropout's
       // mask and output kept for lora_A's backward.
       if (!loraScaling)
-        loraScaling = g.argument({1}, act, ArgumentRole::Input, "lora.scaling");
+        loraScaling = arg({1}, act, ArgumentRole::Input, "lora.scaling");
       Value adapted = x;
       if (o.loraDropout > 0) {
         // PEFT drops the input in every adapted projection; LitGPT's fused
@@ -193,9 +216,19 @@ private:
   /// and returns the caches.
   std::pair<Value, Value> cache(Value k, Value v, const std::string &prefix);
 
-  Value gpt2();
-  Value llama();
+  /// The stage's part of the model; `received` is the previous stage's
+  /// output (null on the first stage).
+  Value gpt2(Value received);
+  Value llama(Value received);
   Value bert();
+
+  /// Pipeline parallelism: whether this stage has the embeddings, the
+  /// head, and its layers [firstLayer, lastLayer).
+  int64_t stages() const { return o.pipeline.stages; }
+  bool firstStage() const { return o.pipeline.stage == 0; }
+  bool lastStage() const { return o.pipeline.stage == stages() - 1; }
+  int64_t firstLayer() const { return o.layers / stages() * o.pipeline.stage; }
+  int64_t lastLayer() const { return firstLayer() + o.layers / stages(); }
 
   /// Full checkpointing: layer `layer`'s ops, from construction to
   /// destruction, in a checkpoint of `checkpointLayers` consecutive layers
@@ -205,8 +238,8 @@ private:
         : g(generator.o.checkpointing == Checkpointing::Full ? &generator.g
                                                              : nullptr) {
       int64_t k = generator.o.checkpointLayers;
-      closes = (layer + 1) % k == 0 || layer + 1 == generator.o.layers;
-      if (g && layer % k == 0)
+      closes = (layer + 1) % k == 0 || layer + 1 == generator.lastLayer();
+      if (g && (layer % k == 0 || layer == generator.firstLayer()))
         g->beginCheckpoint();
     }
     ~LayerCheckpoint() {
@@ -276,9 +309,13 @@ private:
   const ModelConfig &m;
   Type act, weightType;
   bool quantized;
-  Value position, attentionScale, causalMask, tiedEmbedding, loraScaling;
+  Value position, attentionScale, causalMask, tiedEmbedding, loraScaling,
+      labels;
   /// LoRA's dropped inputs by the value dropped, with --lora-dropout-shared.
   llvm::DenseMap<Value, Value> loraDropped;
+  llvm::StringMap<Value> arguments;
+  /// Each weight's gradient buffer, as last updated.
+  llvm::DenseMap<Value, Value> gradientBuffers;
 };
 
 Value TransformerGenerator::attend(Value q, Value k, Value v, bool causal) {
@@ -289,11 +326,10 @@ Value TransformerGenerator::attend(Value q, Value k, Value v, bool causal) {
   int64_t b = o.batch, nh = heads(), nkv = kvHeads(), hd = headDim();
   int64_t sq = queryLen(), skv = keyLen();
   if (!attentionScale)
-    attentionScale =
-        g.argument({1}, act, ArgumentRole::Input, "attention.scale");
+    attentionScale = arg({1}, act, ArgumentRole::Input, "attention.scale");
   if (causal && o.mode != Mode::Decode && !causalMask)
-    causalMask = g.argument({sq, skv}, act, ArgumentRole::Input,
-                            "attention.causal_mask");
+    causalMask =
+        arg({sq, skv}, act, ArgumentRole::Input, "attention.causal_mask");
   if (o.checkpointing == Checkpointing::Selective)
     g.beginCheckpoint();
   Value q5 = g.reshape(q, {b, nkv, nh / nkv, sq, hd});
@@ -313,28 +349,29 @@ std::pair<Value, Value> TransformerGenerator::cache(Value k, Value v,
   if (!position)
     position = g.indexArgument("cache_position");
   SmallVector<int64_t> shape = {o.batch, kvHeads(), o.kvLen, headDim()};
-  Value kCache =
-      g.argument(shape, act, ArgumentRole::KvCache, prefix + ".k_cache");
-  Value vCache =
-      g.argument(shape, act, ArgumentRole::KvCache, prefix + ".v_cache");
+  Value kCache = arg(shape, act, ArgumentRole::KvCache, prefix + ".k_cache");
+  Value vCache = arg(shape, act, ArgumentRole::KvCache, prefix + ".v_cache");
   return {g.kvCacheUpdate(kCache, k, position),
           g.kvCacheUpdate(vCache, v, position)};
 }
 
-Value TransformerGenerator::gpt2() {
+Value TransformerGenerator::gpt2(Value received) {
   int64_t b = o.batch, s = queryLen(), h = m.hidden, nh = heads(),
           hd = headDim();
   Type i32 = IntegerType::get(act.getContext(), 32);
-  Value ids = g.argument({b, s}, i32, ArgumentRole::Input, "input_ids");
-  Value positionIds =
-      g.argument({b, localTokens()}, i32, ArgumentRole::Input, "position_ids");
-  g.beginUnit(); // the embeddings
-  tiedEmbedding = param({vocab(), h}, "wte");
-  Value wpe = param({m.maxPositions, h}, "wpe");
-  Value positionEmbedding = g.embedding(wpe, positionIds);
-  Value x = dropout(
-      g.add(rowReduce(g.embedding(tiedEmbedding, ids)), positionEmbedding));
-  for (int64_t l = 0; l < o.layers; ++l) {
+  Value x = received;
+  if (firstStage()) {
+    Value ids = arg({b, s}, i32, ArgumentRole::Input, "input_ids");
+    Value positionIds =
+        arg({b, localTokens()}, i32, ArgumentRole::Input, "position_ids");
+    g.beginUnit(); // the embeddings
+    tiedEmbedding = param({vocab(), h}, "wte");
+    Value wpe = param({m.maxPositions, h}, "wpe");
+    Value positionEmbedding = g.embedding(wpe, positionIds);
+    x = dropout(
+        g.add(rowReduce(g.embedding(tiedEmbedding, ids)), positionEmbedding));
+  }
+  for (int64_t l = firstLayer(); l < lastLayer(); ++l) {
     g.beginUnit();
     LayerCheckpoint checkpoint(*this, l);
     std::string p = "h." + std::to_string(l);
@@ -362,26 +399,36 @@ Value TransformerGenerator::gpt2() {
         x, dropout(apply(linear(ffn(), h, p + ".mlp.c_proj", true, LoraDown), f,
                          /*rowParallel=*/true)));
   }
+  if (!lastStage())
+    return x;
   g.beginUnit(); // the head
   Value hidden = columnInput(layerNorm(x, "ln_f"));
+  // Tied: the last stage holds its own copy of the embedding (Megatron
+  // keeps one on the first and the last stage and all-reduces their
+  // gradients).
+  if (!tiedEmbedding)
+    tiedEmbedding = param({vocab(), h}, "wte");
   return g.matmul(hidden, tiedEmbedding, /*transposeRhs=*/true);
 }
 
-Value TransformerGenerator::llama() {
+Value TransformerGenerator::llama(Value received) {
   int64_t b = o.batch, s = queryLen(), h = m.hidden, nh = heads(),
           nkv = kvHeads(), hd = headDim();
   Type i32 = IntegerType::get(act.getContext(), 32);
   Type i64 = IntegerType::get(act.getContext(), 64);
-  Value ids = g.argument({b, s}, i32, ArgumentRole::Input, "input_ids");
-  Value positions = g.argument({s}, i64, ArgumentRole::Input, "positions");
-  g.beginUnit(); // the embeddings
-  Value embeddingTable = param({vocab(), h}, "tok_embeddings");
-  Value x = rowReduce(g.embedding(embeddingTable, ids));
-  // Gemma multiplies the embeddings by sqrt(hidden), a tensor of its own.
-  if (m.scaledEmbeddings)
-    x = g.mul(
-        x, g.argument({1}, act, ArgumentRole::Input, "embedding.normalizer"));
-  for (int64_t l = 0; l < o.layers; ++l) {
+  Value x = received, embeddingTable, ids;
+  if (firstStage())
+    ids = arg({b, s}, i32, ArgumentRole::Input, "input_ids");
+  Value positions = arg({s}, i64, ArgumentRole::Input, "positions");
+  if (firstStage()) {
+    g.beginUnit(); // the embeddings
+    embeddingTable = param({vocab(), h}, "tok_embeddings");
+    x = rowReduce(g.embedding(embeddingTable, ids));
+    // Gemma multiplies the embeddings by sqrt(hidden), a tensor of its own.
+    if (m.scaledEmbeddings)
+      x = g.mul(x, arg({1}, act, ArgumentRole::Input, "embedding.normalizer"));
+  }
+  for (int64_t l = firstLayer(); l < lastLayer(); ++l) {
     g.beginUnit();
     LayerCheckpoint checkpoint(*this, l);
     std::string p = "layers." + std::to_string(l);
@@ -415,21 +462,24 @@ Value TransformerGenerator::llama() {
         x, apply(linear(ffn(), h, p + ".feed_forward.w2", m.mlpBias, LoraDown),
                  g.mul(gate, up), /*rowParallel=*/true));
   }
+  if (!lastStage())
+    return x;
   g.beginUnit(); // the head
   Value hidden = columnInput(rmsNorm(x, "norm"));
-  if (m.tiedEmbeddings)
+  if (m.tiedEmbeddings) {
+    if (!embeddingTable)
+      embeddingTable = param({vocab(), h}, "tok_embeddings");
     return g.matmul(hidden, embeddingTable, /*transposeRhs=*/true);
+  }
   return g.matmul(hidden, param({h, vocab()}, "output"));
 }
 
 Value TransformerGenerator::bert() {
   int64_t b = o.batch, s = o.seq, h = m.hidden, nh = m.heads, hd = headDim();
   Type i32 = IntegerType::get(act.getContext(), 32);
-  Value ids = g.argument({b, s}, i32, ArgumentRole::Input, "input_ids");
-  Value typeIds =
-      g.argument({b, s}, i32, ArgumentRole::Input, "token_type_ids");
-  Value positionIds =
-      g.argument({b, s}, i32, ArgumentRole::Input, "position_ids");
+  Value ids = arg({b, s}, i32, ArgumentRole::Input, "input_ids");
+  Value typeIds = arg({b, s}, i32, ArgumentRole::Input, "token_type_ids");
+  Value positionIds = arg({b, s}, i32, ArgumentRole::Input, "position_ids");
   g.beginUnit(); // the embeddings
   tiedEmbedding = param({m.vocab, h}, "embeddings.word");
   Value typeEmbedding =
@@ -474,24 +524,23 @@ Value TransformerGenerator::bert() {
   return g.matmul(x, tiedEmbedding, /*transposeRhs=*/true);
 }
 
-Value TransformerGenerator::buildForward() {
+Value TransformerGenerator::buildForward(Value received) {
   switch (m.family) {
   case Family::Gpt2:
-    return gpt2();
+    return gpt2(received);
   case Family::Llama:
-    return llama();
+    return llama(received);
   case Family::Bert:
     return bert();
   }
   return nullptr;
 }
 
-Value TransformerGenerator::loss(Value logits) {
+std::pair<Value, Value> TransformerGenerator::lossForward(Value logits) {
   Type i32 = IntegerType::get(act.getContext(), 32);
   // One label per row of logits (a token's, or a sequence's).
-  Value labels = g.argument(
-      cast<RankedTensorType>(logits.getType()).getShape().drop_back(), i32,
-      ArgumentRole::Input, "labels");
+  labels = arg(cast<RankedTensorType>(logits.getType()).getShape().drop_back(),
+               i32, ArgumentRole::Input, "labels");
   Type f32 = Float32Type::get(act.getContext());
   if (o.loss == Loss::F32) {
     // Hugging Face: logits.float(), then cross_entropy = log_softmax + NLL;
@@ -502,21 +551,108 @@ Value TransformerGenerator::loss(Value logits) {
         g.generic("nll_loss", {logProbabilities, labels},
                   {RankedTensorType::get({}, f32)}, {ResultRole::Loss})
             .front();
-    Value gradient =
-        g.generic("nll_loss_backward", {logProbabilities, labels},
-                  {logProbabilities.getType()}, {ResultRole::Activation})
-            .front();
-    finishStep(g.backward(logProbabilities, gradient));
-    return value;
+    return {value, logProbabilities};
   }
   Value value = g.generic("cross_entropy", {logits, labels},
                           {RankedTensorType::get({}, f32)}, {ResultRole::Loss})
                     .front();
-  Value gradient = g.generic("cross_entropy_backward", {logits, labels},
-                             {logits.getType()}, {ResultRole::Activation})
-                       .front();
-  finishStep(g.backward(logits, gradient));
+  return {value, logits};
+}
+
+Value TransformerGenerator::lossGradient(Value from) {
+  return g
+      .generic(o.loss == Loss::F32 ? "nll_loss_backward"
+                                   : "cross_entropy_backward",
+               {from, labels}, {from.getType()}, {ResultRole::Activation})
+      .front();
+}
+
+Value TransformerGenerator::loss(Value logits) {
+  auto [value, from] = lossForward(logits);
+  Value gradient = lossGradient(from);
+  finishStep(g.backward(from, gradient));
   return value;
+}
+
+Value TransformerGenerator::pipelineStep() {
+  MLIRContext *context = act.getContext();
+  // Point-to-point transfers pass a token along (an empty tensor), so that
+  // they stay in the schedule's order: a receive made earlier would hold
+  // its buffer longer.
+  auto tokenType = RankedTensorType::get({0}, IntegerType::get(context, 8));
+  Value token;
+  auto receive = [&](RankedTensorType type) {
+    SmallVector<Value> operands;
+    if (token)
+      operands.push_back(token);
+    SmallVector<Value> results =
+        g.generic("recv", operands, {type, tokenType},
+                  {ResultRole::Activation, ResultRole::Activation});
+    token = results[1];
+    return results[0];
+  };
+  auto send = [&](Value value) {
+    SmallVector<Value> operands = {value};
+    if (token)
+      operands.push_back(token);
+    token = g.generic("send", operands, {tokenType}, {ResultRole::Activation})
+                .front();
+  };
+  RankedTensorType activation =
+      g.tensorType({o.batch, localTokens(), m.hidden}, act);
+  bool train = o.mode == Mode::Train;
+  int64_t microBatches = train ? o.microBatches : 1;
+  int64_t warmup = std::min(stages() - o.pipeline.stage - 1, microBatches);
+  struct InFlight {
+    size_t tape = 0;
+    Value input, from;
+  };
+  std::deque<InFlight> inFlight;
+  Value result;
+  SmallVector<std::pair<Value, Value>> gradients;
+  auto forward = [&] {
+    InFlight step;
+    if (train)
+      step.tape = g.startRecording();
+    if (!firstStage()) {
+      step.input = receive(activation);
+      if (train)
+        g.markRequiresGradient(step.input);
+    }
+    Value output = buildForward(step.input);
+    if (!lastStage()) {
+      send(output);
+      step.from = output;
+    } else if (train) {
+      std::tie(result, step.from) = lossForward(output);
+    } else {
+      result = output;
+    }
+    if (train)
+      inFlight.push_back(step);
+  };
+  auto backward = [&] {
+    InFlight step = inFlight.front();
+    inFlight.pop_front();
+    Value gradient =
+        lastStage() ? lossGradient(step.from) : receive(g.typeOf(step.from));
+    gradients = accumulate(g.backward(step.from, gradient, step.tape));
+    if (!firstStage())
+      if (Value inputGradient = g.getGradient(step.input))
+        send(inputGradient);
+  };
+  for (int64_t i = 0; i < warmup; ++i)
+    forward();
+  for (int64_t i = warmup; i < microBatches; ++i) {
+    forward();
+    if (train)
+      backward();
+  }
+  while (!inFlight.empty())
+    backward();
+  if (train)
+    reduceAndUpdate(std::move(gradients));
+  return result ? result : token;
 }
 
 SmallVector<std::pair<Value, Value>> TransformerGenerator::accumulate(
@@ -530,20 +666,27 @@ SmallVector<std::pair<Value, Value>> TransformerGenerator::accumulate(
                        : type.getElementType();
     std::string name =
         "w" + std::to_string(cast<BlockArgument>(weight).getArgNumber());
-    Value buffer =
-        g.argument(type.getShape(), element, ArgumentRole::GradientAccumulator,
-                   name + ".grad");
-    gradient = g.accumulateInto(buffer, gradient);
+    Value &buffer = gradientBuffers[weight];
+    if (!buffer)
+      buffer = g.argument(type.getShape(), element,
+                          ArgumentRole::GradientAccumulator, name + ".grad");
+    buffer = g.accumulateInto(buffer, gradient);
+    gradient = buffer;
   }
   return gradients;
 }
 
 void TransformerGenerator::finishStep(
     SmallVector<std::pair<Value, Value>> gradients) {
-  const DataParallelOptions &dp = o.dataParallel;
   // ZeRO-2/3 reduce into the gradient partition, never full buffers.
-  if (dp.zeroStage < 2)
+  if (o.dataParallel.zeroStage < 2)
     gradients = accumulate(std::move(gradients));
+  reduceAndUpdate(std::move(gradients));
+}
+
+void TransformerGenerator::reduceAndUpdate(
+    SmallVector<std::pair<Value, Value>> gradients) {
+  const DataParallelOptions &dp = o.dataParallel;
   if (dp.zeroStage > 0)
     return zeroStep(g, o, act, std::move(gradients));
   if (dp.ranks > 1)
@@ -704,6 +847,32 @@ static std::string findOversizedTensor(const GeneratorOptions &o) {
       if (llvm::MulOverflow(product, dim, product))
         return term.name;
   }
+  return "";
+}
+
+/// Why the pipeline options cannot split this model's step; empty if they
+/// can. Runs once the layer count is known.
+static std::string checkPipeline(const GeneratorOptions &o) {
+  const PipelineOptions &pp = o.pipeline;
+  if (pp.stages < 1)
+    return "a pipeline has at least 1 stage";
+  if (pp.stage < 0 || pp.stage >= pp.stages)
+    return "--stage " + std::to_string(pp.stage) + " is not one of the " +
+           std::to_string(pp.stages) + " pipeline stages (0 to " +
+           std::to_string(pp.stages - 1) + ")";
+  if (pp.stages == 1)
+    return "";
+  if (o.model.family == Family::Bert)
+    return "pipeline parallelism is generated for the decoders (GPT-2, the "
+           "LLaMA family) so far, not for " +
+           o.model.name;
+  if (o.layers % pp.stages)
+    return std::to_string(o.layers) + " layers do not split into " +
+           std::to_string(pp.stages) + " equal stages";
+  if (o.dataParallel.zeroStage >= 2)
+    return "ZeRO-2 and ZeRO-3 partition the gradients that pipeline "
+           "parallelism accumulates over micro-batches (DeepSpeed's pipeline "
+           "engine takes ZeRO-1 at most)";
   return "";
 }
 
@@ -944,6 +1113,10 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
     error = problem;
     return nullptr;
   }
+  if (std::string problem = checkPipeline(options); !problem.empty()) {
+    error = problem;
+    return nullptr;
+  }
   if (std::string tensor = findOversizedTensor(options); !tensor.empty()) {
     error = "the " + tensor + " tensor would exceed 2^63 bytes with batch " +
             std::to_string(options.batch) + ", seq " +
@@ -965,11 +1138,16 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
   if (dp.zeroStage == 3)
     builder.shardWeights(dp.ranks, dp.rank, dp.prefetch);
   TransformerGenerator generator(builder, options, *activation, *weight);
-  if (options.mode == Mode::Train)
-    builder.startRecording();
-  Value output = generator.buildForward();
-  if (options.mode == Mode::Train)
-    output = generator.loss(output);
+  Value output;
+  if (options.pipeline.stages > 1) {
+    output = generator.pipelineStep();
+  } else {
+    if (options.mode == Mode::Train)
+      builder.startRecording();
+    output = generator.buildForward();
+    if (options.mode == Mode::Train)
+      output = generator.loss(output);
+  }
   OwningOpRef<ModuleOp> module = builder.finish(output);
   if (!module)
     error = "internal error: the generated graph does not verify";

@@ -117,6 +117,20 @@ struct TensorParallelOptions {
   bool sequenceParallel = false;
 };
 
+/// Pipeline parallelism: the graph of stage `stage` of `stages`, which
+/// holds layers [stage L / stages, (stage + 1) L / stages), the embeddings
+/// on the first stage, the head and the loss on the last. A training step
+/// runs GeneratorOptions::microBatches micro-batches in the 1F1B order (the
+/// stage's warm-up forward passes, then one forward and one backward at a
+/// time, then the remaining backward passes): stage k keeps the activations
+/// of min(stages - k, micro-batches) micro-batches at once. Activations and
+/// their gradients come from and go to the neighbouring stages through
+/// `recv` and `send` ops, ordered by a token they pass along.
+struct PipelineOptions {
+  int64_t stages = 1;
+  int64_t stage = 0;
+};
+
 struct GeneratorOptions {
   ModelConfig model;
   int64_t layers = 0; ///< 0: the model's
@@ -186,6 +200,7 @@ struct GeneratorOptions {
   int64_t matmulWorkspace = 0;
   DataParallelOptions dataParallel;
   TensorParallelOptions tensorParallel;
+  PipelineOptions pipeline;
 };
 
 /// Builds the graph; on bad options returns null and sets `error`.

@@ -239,6 +239,18 @@ static llvm::cl::opt<bool> sequenceParallel(
                    "and dropouts hold this GPU's share of the tokens "
                    "(Megatron's sequence parallelism)"),
     llvm::cl::init(false), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> pipelineParallel(
+    "pipeline-parallel",
+    llvm::cl::desc("Pipeline stages the layers are split into (default 1); "
+                   "the graph is --stage's, a training step running "
+                   "--grad-accum micro-batches in the 1F1B order"),
+    llvm::cl::init(1), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> stageIndex(
+    "stage",
+    llvm::cl::desc("With --pipeline-parallel: the stage whose graph this is "
+                   "(default 0, the first, which keeps the most micro-batches "
+                   "in flight)"),
+    llvm::cl::init(0), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string> stackName(
     "stack",
     llvm::cl::desc("Train: set the options a training stack runs with "
@@ -363,6 +375,8 @@ int main(int argc, char **argv) {
       return fail("--lora-targets needs --lora-rank");
   }
   options.gradientBuffer = *gradientBuffer;
+  options.pipeline.stages = pipelineParallel;
+  options.pipeline.stage = stageIndex;
   options.tensorParallel.ranks = tensorParallel;
   options.tensorParallel.sequenceParallel = sequenceParallel;
   options.dataParallel.ranks = dataParallel;
@@ -458,6 +472,9 @@ int main(int argc, char **argv) {
     output->os() << " --grad-accum " << gradAccum;
   if (gradBufferKind != "none")
     output->os() << " --grad-buffer " << gradBufferKind;
+  if (pipelineParallel != 1)
+    output->os() << " --pipeline-parallel " << pipelineParallel << " --stage "
+                 << stageIndex;
   if (tensorParallel != 1)
     output->os() << " --tensor-parallel " << tensorParallel
                  << (sequenceParallel ? " --sequence-parallel" : "");

@@ -275,6 +275,52 @@ TEST_F(ParallelismTest, TensorParallelShardsAddUpToTheLayer) {
     }
 }
 
+TEST_F(ParallelismTest, PipelineStagesAddUpToTheModel) {
+  // Each weight on exactly one stage (a tied embedding on the first and the
+  // last), and so its optimizer states and master weights.
+  for (const char *model : {"llama-7b", "gpt2-small"})
+    for (int64_t stages : {2, 4}) {
+      SCOPED_TRACE(std::string(model) + " in " + std::to_string(stages));
+      GeneratorOptions options = training(model, 4);
+      options.seq = 32;
+      options.microBatches = 3;
+      options.gradientBuffer = GradientBuffer::WeightType;
+      RoleBytes single = generate(options);
+      options.pipeline.stages = stages;
+      std::map<ArgumentRole, uint64_t> sums;
+      std::map<std::string, int> holders;
+      for (int64_t stage = 0; stage < stages; ++stage) {
+        options.pipeline.stage = stage;
+        RoleBytes part = generate(options);
+        for (const auto &[role, bytes] : part.bytes)
+          sums[role] += bytes;
+        for (const std::string &name : part.weightNames)
+          ++holders[name];
+      }
+      uint64_t tied = 0;
+      for (const auto &[name, count] : holders) {
+        EXPECT_TRUE(single.weightElements.count(name)) << name;
+        if (count == 2) {
+          EXPECT_EQ(name, "wte"); // GPT-2's tied embedding
+          tied = single.weightElements[name];
+        } else {
+          EXPECT_EQ(count, 1) << name;
+        }
+      }
+      EXPECT_EQ(holders.size(), single.weightNames.size());
+      // Weights (2 bytes each), gradient buffers (2), moments (8) and
+      // master weights (4): the tied copy counted once more.
+      EXPECT_EQ(sums[ArgumentRole::Weight],
+                single[ArgumentRole::Weight] + 2 * tied);
+      EXPECT_EQ(sums[ArgumentRole::GradientAccumulator],
+                single[ArgumentRole::GradientAccumulator] + 2 * tied);
+      EXPECT_EQ(sums[ArgumentRole::OptimizerState],
+                single[ArgumentRole::OptimizerState] + 8 * tied);
+      EXPECT_EQ(sums[ArgumentRole::MasterWeight],
+                single[ArgumentRole::MasterWeight] + 4 * tied);
+    }
+}
+
 TEST_F(ParallelismTest, DdpBucketsHoldOneGradientCopy) {
   GeneratorOptions options = training("gpt2-small", 2);
   GeneratorOptions single = options;
