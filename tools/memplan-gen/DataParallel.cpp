@@ -221,9 +221,15 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
   // DeepSpeed's step flattens this rank's averaged gradients and converts
   // them to f32 (stage_1_and_2.py: flatten(averaged_gradients).to(fp32)):
   // a copy in the gradients' type, and one in f32 unless that is f32.
-  int64_t scratch = share * elementBytes(gradientType);
+  // Stage 3 steps one sub-group of the share at a time (stage3.py,
+  // _prepare_fp32_grad_for_sub_group; sub_group_size, 1e9 elements by
+  // default), stages 1 and 2 the whole share at once.
+  constexpr int64_t kSubGroupElements = 1'000'000'000;
+  int64_t stepped =
+      dp.zeroStage == 3 ? std::min(share, kSubGroupElements) : share;
+  int64_t scratch = stepped * elementBytes(gradientType);
   if (!gradientType.isF32())
-    scratch += share * 4;
+    scratch += stepped * 4;
   SmallVector<ResultRole> roles(types.size(), ResultRole::Activation);
   SmallVector<Value> updated =
       g.generic(kind, operands, types, roles, scratch, aliases);
