@@ -259,10 +259,10 @@ std::string memplan::gen::checkDataParallel(const GeneratorOptions &o) {
   bool train = o.mode == Mode::Train;
   if (dp.ranks < 1)
     return "data parallelism needs at least 1 GPU";
-  if (dp.rank < 0 || dp.rank >= dp.ranks)
-    return "--rank " + std::to_string(dp.rank) + " is not one of the " +
-           std::to_string(dp.ranks) + " data-parallel ranks (0 to " +
-           std::to_string(dp.ranks - 1) + ")";
+  if (std::string error =
+          checkIndex("rank", dp.rank, dp.ranks, "data-parallel ranks");
+      !error.empty())
+    return error;
   if (dp.zeroStage < 0 || dp.zeroStage > 3)
     return "--zero is a ZeRO stage: 0 (DDP), 1, 2 or 3";
   if (!train && dp.zeroStage != 3 && (dp.ranks > 1 || dp.zeroStage != 0))
@@ -302,4 +302,14 @@ std::string memplan::gen::checkDataParallel(const GeneratorOptions &o) {
              "would recompute layers whose weights are released";
   }
   return "";
+}
+
+std::string memplan::gen::checkIndex(llvm::StringRef flag, int64_t index,
+                                     int64_t count, llvm::StringRef what) {
+  if (index >= 0 && index < count)
+    return "";
+  return ("--" + flag + " " + std::to_string(index) + " is not one of the " +
+          std::to_string(count) + " " + what + " (0 to " +
+          std::to_string(count - 1) + ")")
+      .str();
 }

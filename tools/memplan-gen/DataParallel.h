@@ -45,6 +45,11 @@ void zeroStep(GraphBuilder &g, const GeneratorOptions &o, mlir::Type act,
 /// Why the data-parallel options cannot make a step; empty if they can.
 std::string checkDataParallel(const GeneratorOptions &o);
 
+/// The error for `--<flag> index` outside [0, count) of `what` ("--rank 4
+/// is not one of the 4 data-parallel ranks (0 to 3)"); empty if inside.
+std::string checkIndex(llvm::StringRef flag, int64_t index, int64_t count,
+                       llvm::StringRef what);
+
 } // namespace memplan::gen
 
 #endif // MEMPLAN_TOOLS_MEMPLANGEN_DATAPARALLEL_H

@@ -142,38 +142,33 @@ static RankedTensorType scaleTokens(RankedTensorType type, int64_t factor) {
   return RankedTensorType::get(shape, type.getElementType());
 }
 
-Value GraphBuilder::sequenceParallelGather(Value input, int64_t ranks) {
+Value GraphBuilder::collective(StringRef forward, StringRef backward,
+                               Value input, RankedTensorType resultType) {
   Value result =
-      generic("all_gather", {input}, {scaleTokens(typeOf(input), ranks)},
-              {ResultRole::Activation})
-          .front();
-  regatherable[result] = input;
+      generic(forward, {input}, {resultType}, {ResultRole::Activation}).front();
+  std::string backwardName = backward.str();
   record([=] {
     Value dy = gradientOf(result);
     if (!dy || !needsGradient(input))
       return;
-    accumulate(input, generic("reduce_scatter", {dy}, {input.getType()},
+    accumulate(input, generic(backwardName, {dy}, {input.getType()},
                               {ResultRole::Activation})
                           .front());
   });
   return result;
 }
 
+Value GraphBuilder::sequenceParallelGather(Value input, int64_t ranks) {
+  Value result = collective("all_gather", "reduce_scatter", input,
+                            scaleTokens(typeOf(input), ranks));
+  regatherable[result] = input;
+  return result;
+}
+
 Value GraphBuilder::sequenceParallelReduceScatter(Value partial,
                                                   int64_t ranks) {
-  Value result =
-      generic("reduce_scatter", {partial},
-              {scaleTokens(typeOf(partial), -ranks)}, {ResultRole::Activation})
-          .front();
-  record([=] {
-    Value dy = gradientOf(result);
-    if (!dy || !needsGradient(partial))
-      return;
-    accumulate(partial, generic("all_gather", {dy}, {partial.getType()},
-                                {ResultRole::Activation})
-                            .front());
-  });
-  return result;
+  return collective("reduce_scatter", "all_gather", partial,
+                    scaleTokens(typeOf(partial), -ranks));
 }
 
 Value GraphBuilder::savedForBackward(Value saved, Value after) {

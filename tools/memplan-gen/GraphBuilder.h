@@ -231,6 +231,10 @@ private:
   llvm::SmallVector<mlir::Value>
   matmulBackward(mlir::ValueRange operands, mlir::TypeRange types,
                  llvm::ArrayRef<memplan::ResultRole> roles);
+  /// A collective op `forward` of `input` into `resultType`, whose backward
+  /// step is the collective `backward` of the incoming gradient.
+  mlir::Value collective(llvm::StringRef forward, llvm::StringRef backward,
+                         mlir::Value input, mlir::RankedTensorType resultType);
   /// What a backward step reads for the forward value `saved`: `saved`,
   /// or a sequence-parallel gather made again just before, once `after`
   /// (the step's incoming gradient) exists.

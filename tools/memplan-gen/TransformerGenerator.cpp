@@ -856,10 +856,10 @@ static std::string checkPipeline(const GeneratorOptions &o) {
   const PipelineOptions &pp = o.pipeline;
   if (pp.stages < 1)
     return "a pipeline has at least 1 stage";
-  if (pp.stage < 0 || pp.stage >= pp.stages)
-    return "--stage " + std::to_string(pp.stage) + " is not one of the " +
-           std::to_string(pp.stages) + " pipeline stages (0 to " +
-           std::to_string(pp.stages - 1) + ")";
+  if (std::string error =
+          checkIndex("stage", pp.stage, pp.stages, "pipeline stages");
+      !error.empty())
+    return error;
   if (pp.stages == 1)
     return "";
   if (o.model.family == Family::Bert)
