@@ -95,10 +95,21 @@ void printTable(raw_ostream &os, const FunctionMemory &m,
   row("    max_memory_reserved", m.pytorch.maxReserved);
 }
 
+/// The function with the largest total (the first of equals).
+const FunctionMemory *peakFunction(ArrayRef<FunctionMemory> functions) {
+  const FunctionMemory *peak = nullptr;
+  for (const FunctionMemory &memory : functions)
+    if (!peak || memory.total() > peak->total())
+      peak = &memory;
+  return peak;
+}
+
 void writeJson(raw_ostream &os, ArrayRef<FunctionMemory> functions,
                uint64_t cudaContext) {
   llvm::json::OStream json(os, 2);
   json.objectBegin();
+  if (functions.size() > 1)
+    json.attribute("largest_total_function", peakFunction(functions)->name);
   json.attributeArray("functions", [&] {
     for (const FunctionMemory &m : functions)
       json.object([&] {
@@ -177,6 +188,13 @@ struct MemoryReportPass
       return signalPassFailure();
     for (const FunctionMemory &memory : functions)
       printTable(llvm::outs(), memory, cudaContext);
+    // Several steps (one per pipeline stage, say): the largest decides
+    // whether they fit GPUs of one size.
+    if (functions.size() > 1) {
+      const FunctionMemory &peak = *peakFunction(functions);
+      llvm::outs() << "largest total of " << functions.size() << " functions: @"
+                   << peak.name << ", " << withCommas(peak.total()) << " B\n";
+    }
     // A table that cannot be written (stdout on a full disk) is an error of
     // the pass, not an `LLVM ERROR` from the stream at exit.
     llvm::outs().flush();

@@ -251,6 +251,12 @@ static llvm::cl::opt<int64_t> stageIndex(
                    "(default 0, the first, which keeps the most micro-batches "
                    "in flight)"),
     llvm::cl::init(0), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<bool> allStages(
+    "all-stages",
+    llvm::cl::desc("With --pipeline-parallel: every stage's step, one "
+                   "function each (<name>_stage<k>), instead of --stage's; "
+                   "the memory report then names the stage that decides"),
+    llvm::cl::init(false), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string> stackName(
     "stack",
     llvm::cl::desc("Train: set the options a training stack runs with "
@@ -409,10 +415,35 @@ int main(int argc, char **argv) {
 
   mlir::MLIRContext context;
   context.loadDialect<memplan::MemPlanDialect, mlir::func::FuncDialect>();
+  if (allStages && pipelineParallel == 1)
+    return fail("--all-stages generates every pipeline stage: give "
+                "--pipeline-parallel N with N above 1");
+  if (allStages && stageIndex.getNumOccurrences())
+    return fail("--all-stages and --stage choose the stages two ways; give "
+                "one");
   mlir::OwningOpRef<mlir::ModuleOp> module =
       generateTransformer(&context, options, error);
   if (!module)
     return fail(error);
+  // Each further stage's function moved into the first module, every one
+  // renamed after its stage.
+  auto renameForStage = [](mlir::ModuleOp stageModule, int64_t stage) {
+    auto function = *stageModule.getOps<mlir::func::FuncOp>().begin();
+    function.setSymName(
+        (function.getSymName() + "_stage" + llvm::Twine(stage)).str());
+    return function;
+  };
+  if (allStages)
+    renameForStage(*module, 0);
+  for (int64_t stage = 1; allStages && stage < pipelineParallel; ++stage) {
+    options.pipeline.stage = stage;
+    mlir::OwningOpRef<mlir::ModuleOp> stageModule =
+        generateTransformer(&context, options, error);
+    if (!stageModule)
+      return fail(error);
+    renameForStage(*stageModule, stage)
+        ->moveBefore(module->getBody(), module->getBody()->end());
+  }
 
   std::string fileError;
   std::unique_ptr<llvm::ToolOutputFile> output =
@@ -473,8 +504,9 @@ int main(int argc, char **argv) {
   if (gradBufferKind != "none")
     output->os() << " --grad-buffer " << gradBufferKind;
   if (pipelineParallel != 1)
-    output->os() << " --pipeline-parallel " << pipelineParallel << " --stage "
-                 << stageIndex;
+    output->os() << " --pipeline-parallel " << pipelineParallel
+                 << (allStages ? std::string(" --all-stages")
+                               : " --stage " + std::to_string(stageIndex));
   if (tensorParallel != 1)
     output->os() << " --tensor-parallel " << tensorParallel
                  << (sequenceParallel ? " --sequence-parallel" : "");

@@ -353,15 +353,17 @@ def MemoryReport : Pass<"memplan-memory-report", "::mlir::ModuleOp"> {
   let description = [{
     For each planned function (run --plan-offsets first), prints a table of
     the device memory it needs: weights by element type and parameter count,
-    KV caches, inputs, optimizer states and master weights (from the
-    arguments' `memplan.role`), the planned activation arena against its
-    lower bound and the bytes without reuse, the scratch and the gradients
-    inside the arena (from `memplan.result_roles`), the outputs (caller
-    buffers in generated code), the total and the bytes per parameter, and
-    what PyTorch's caching allocator would show for the same tensors (a
-    model). `cuda-context=` adds the CUDA context as a runtime overhead on
-    its own line, with the total that includes it. `json=` also writes it
-    as JSON.
+    KV caches, inputs, optimizer states, master weights, gradient and
+    communication buffers (from the arguments' `memplan.role`), the planned
+    activation arena against its lower bound and the bytes without reuse,
+    the scratch, the gradients and the gathered weights inside the arena
+    (from `memplan.result_roles`), the outputs (caller buffers in generated
+    code), the total and the bytes per parameter, and what PyTorch's
+    caching allocator would show for the same tensors (a model). With
+    several functions it ends with the largest total and its function.
+    `cuda-context=` adds the CUDA context as a runtime overhead on its own
+    line, with the total that includes it. `json=` also writes it as
+    JSON.
   }];
   let dependentDialects = ["::memplan::MemPlanDialect"];
   let options = [
