@@ -8,6 +8,8 @@
 
 #include "DataParallel.h"
 
+#include "memplan/Dialect/MemPlan/IR/TypeByteSize.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -32,9 +34,16 @@ static SmallVector<size_t> productionOrder(ArrayRef<Gradient> gradients) {
   return order;
 }
 
-/// Bytes of one element of `type` (sub-byte types rounded up).
-static int64_t elementBytes(Type type) {
-  return int64_t(llvm::divideCeil(type.getIntOrFloatBitWidth(), 8));
+int64_t memplan::gen::reducedGradientBytes(const GeneratorOptions &o) {
+  return o.gradientBuffer == GradientBuffer::F32 || o.activationType == "f32"
+             ? 4
+             : 2;
+}
+
+int64_t memplan::gen::defaultBucketBytes(const GeneratorOptions &o) {
+  return o.dataParallel.zeroStage == 0
+             ? int64_t(25) << 20
+             : int64_t(500'000'000) * reducedGradientBytes(o);
 }
 
 SmallVector<Gradient>
@@ -65,7 +74,7 @@ memplan::gen::allReduceBuckets(GraphBuilder &g, const GeneratorOptions &o,
     Bucket &bucket = buckets.back();
     bucket.members.push_back(i);
     bucket.elements += type.getNumElements();
-    bucket.bytes += type.getNumElements() * elementBytes(type.getElementType());
+    bucket.bytes += int64_t(getByteSize(type).bytes);
     bucketOf[i] = buckets.size() - 1;
   }
   for (auto [index, bucket] : llvm::enumerate(buckets)) {
@@ -138,7 +147,7 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
     // when the next one does not fit, the bucket is reduce-scattered into
     // this rank's gradient partition. A gradient larger than the bucket is
     // reduce-scattered from where it is.
-    int64_t capacity = dp.bucketBytes / elementBytes(gradientType);
+    int64_t capacity = dp.bucketBytes / reducedGradientBytes(o);
     Value partition = g.argument(
         {share}, gradientType, ArgumentRole::GradientAccumulator, "zero.grads");
     Value bucket = g.argument({capacity}, gradientType,
@@ -227,7 +236,7 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
   constexpr int64_t kSubGroupElements = 1'000'000'000;
   int64_t stepped =
       dp.zeroStage == 3 ? std::min(share, kSubGroupElements) : share;
-  int64_t scratch = stepped * elementBytes(gradientType);
+  int64_t scratch = stepped * reducedGradientBytes(o);
   if (!gradientType.isF32())
     scratch += stepped * 4;
   SmallVector<ResultRole> roles(types.size(), ResultRole::Activation);
@@ -286,12 +295,9 @@ std::string memplan::gen::checkDataParallel(const GeneratorOptions &o) {
   if (o.optimizerImpl != OptimizerImpl::Fused)
     return "ZeRO runs its fused optimizer on the flat partition: "
            "--optimizer-impl applies to PyTorch's AdamW without ZeRO";
-  if (dp.zeroStage >= 2 && dp.bucketBytes > 0) {
-    bool f32 =
-        o.gradientBuffer == GradientBuffer::F32 || o.activationType == "f32";
-    if (dp.bucketBytes < (f32 ? 4 : 2))
-      return "a bucket holds at least one gradient element";
-  }
+  if (dp.zeroStage >= 2 && dp.bucketBytes > 0 &&
+      dp.bucketBytes < reducedGradientBytes(o))
+    return "a bucket holds at least one gradient element";
   if (dp.zeroStage == 3) {
     if (o.qlora || o.weightType == "nf4" || o.weightType == "int8" ||
         o.weightType == "int4")

@@ -42,6 +42,14 @@ allReduceBuckets(GraphBuilder &g, const GeneratorOptions &o,
 void zeroStep(GraphBuilder &g, const GeneratorOptions &o, mlir::Type act,
               llvm::SmallVector<Gradient> gradients);
 
+/// Bytes of one gradient element as the data-parallel reduction moves it:
+/// 4 with f32 gradient buffers or f32 weights, else the 16-bit weights' 2.
+int64_t reducedGradientBytes(const GeneratorOptions &o);
+
+/// The bucket size when --bucket-size is not given: DDP's bucket_cap_mb
+/// (25 MiB), or DeepSpeed's reduce_bucket_size of 5e8 reduced elements.
+int64_t defaultBucketBytes(const GeneratorOptions &o);
+
 /// Why the data-parallel options cannot make a step; empty if they can.
 std::string checkDataParallel(const GeneratorOptions &o);
 

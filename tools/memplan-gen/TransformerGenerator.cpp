@@ -903,7 +903,7 @@ static std::string checkTensorParallel(const GeneratorOptions &o) {
            " does not split" + over;
   if (o.loraRank > 0)
     return "LoRA adapters on tensor-parallel projections are not modelled";
-  if (o.nf4Weights || o.weightType == "nf4")
+  if (o.nf4Weights) // set from --weight-dtype nf4 and --qlora by now
     return "NF4 weights are not split by tensor parallelism here";
   if (tp.sequenceParallel) {
     if (o.mode != Mode::Train)
@@ -1070,13 +1070,8 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
   // the gradient partition.
   if (dp.zeroStage == 1 && options.gradientBuffer == GradientBuffer::None)
     options.gradientBuffer = GradientBuffer::WeightType;
-  if (dp.bucketBytes == 0) {
-    bool f32Gradients = options.gradientBuffer == GradientBuffer::F32 ||
-                        options.activationType == "f32";
-    dp.bucketBytes = dp.zeroStage == 0
-                         ? int64_t(25) << 20
-                         : int64_t(500'000'000) * (f32Gradients ? 4 : 2);
-  }
+  if (dp.bucketBytes == 0)
+    dp.bucketBytes = defaultBucketBytes(options);
   if (options.microBatches > 1 && dp.zeroStage < 2 &&
       options.gradientBuffer == GradientBuffer::None) {
     error = "accumulating " + std::to_string(options.microBatches) +
