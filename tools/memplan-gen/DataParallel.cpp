@@ -97,9 +97,11 @@ memplan::gen::allReduceBuckets(GraphBuilder &g, const GeneratorOptions &o,
                          .front();
       if (--bucket.pending)
         return;
-      bucket.value = g.generic("all_reduce", {bucket.value}, {type},
-                               {ResultRole::Gradient}, 0, {0})
-                         .front();
+      bucket.value =
+          g.communicate(GraphBuilder::Transfer::AllReduce,
+                        memplan::ProcessGroup::Data, o.dataParallel.ranks,
+                        {bucket.value}, {type}, {ResultRole::Gradient}, {0})
+              .front();
       if (views)
         return;
       for (size_t member : bucket.members) {
@@ -137,8 +139,10 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
     // and all-reduced once the backward pass is done.
     for (auto &[weight, gradient] : gradients) {
       Type type = gradient.getType();
-      sources.push_back(g.generic("all_reduce", {gradient}, {type},
-                                  {ResultRole::Gradient}, 0, {0})
+      sources.push_back(g.communicate(GraphBuilder::Transfer::AllReduce,
+                                      memplan::ProcessGroup::Data, dp.ranks,
+                                      {gradient}, {type},
+                                      {ResultRole::Gradient}, {0})
                             .front());
     }
   } else {
@@ -154,10 +158,11 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
                               ArgumentRole::CommunicationBuffer, "zero.bucket");
     int64_t filled = 0;
     auto reduceScatter = [&](Value from) {
-      partition =
-          g.generic("reduce_scatter", {from, partition}, {partition.getType()},
-                    {ResultRole::Gradient}, 0, {1})
-              .front();
+      partition = g.communicate(GraphBuilder::Transfer::ReduceScatter,
+                                memplan::ProcessGroup::Data, dp.ranks,
+                                {from, partition}, {partition.getType()},
+                                {ResultRole::Gradient}, {1})
+                      .front();
     };
     for (size_t i : productionOrder(gradients)) {
       Value gradient = gradients[i].second;
@@ -257,9 +262,11 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
   }
   if (master)
     weights.push_back(master);
-  g.generic("all_gather", weights, weightTypes,
-            SmallVector<ResultRole>(weightTypes.size(), ResultRole::Activation),
-            0, weightAliases);
+  g.communicate(
+      GraphBuilder::Transfer::AllGather, memplan::ProcessGroup::Data, dp.ranks,
+      weights, weightTypes,
+      SmallVector<ResultRole>(weightTypes.size(), ResultRole::Activation),
+      weightAliases);
 }
 
 /// Why the data-parallel options cannot make a step; empty if they can.

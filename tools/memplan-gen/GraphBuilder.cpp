@@ -11,6 +11,7 @@
 #include "memplan/Dialect/MemPlan/IR/MemPlanInterfaces.h"
 #include "memplan/Dialect/MemPlan/IR/MemPlanOps.h"
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
+#include "memplan/Dialect/MemPlan/IR/TypeByteSize.h"
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/BitVector.h"
@@ -108,10 +109,61 @@ SmallVector<Value> GraphBuilder::generic(StringRef name, ValueRange operands,
   return SmallVector<Value>(op->getResults());
 }
 
-Value GraphBuilder::tensorParallelAllReduce(Value partial) {
-  Value result = generic("all_reduce", {partial}, {partial.getType()},
-                         {ResultRole::Activation}, 0, {0})
-                     .front();
+/// (ranks - 1) / ranks of `bytes`, rounded down, without overflow.
+static int64_t ringShare(int64_t bytes, int64_t ranks) {
+  return bytes / ranks * (ranks - 1) + bytes % ranks * (ranks - 1) / ranks;
+}
+
+static int64_t bytesOf(TypeRange types) {
+  int64_t bytes = 0;
+  for (Type type : types)
+    bytes += int64_t(getByteSize(type).bytes);
+  return bytes;
+}
+
+SmallVector<Value> GraphBuilder::communicate(Transfer transfer,
+                                             ProcessGroup group, int64_t ranks,
+                                             ValueRange operands,
+                                             TypeRange resultTypes,
+                                             ArrayRef<ResultRole> roles,
+                                             ArrayRef<int64_t> aliases) {
+  StringRef name;
+  int64_t sent = 0;
+  switch (transfer) {
+  case Transfer::AllReduce:
+    name = "all_reduce";
+    sent = 2 * ringShare(bytesOf(resultTypes), ranks);
+    break;
+  case Transfer::AllGather:
+    name = "all_gather";
+    sent = ringShare(bytesOf(resultTypes), ranks);
+    break;
+  case Transfer::ReduceScatter:
+    name = "reduce_scatter";
+    sent = ringShare(bytesOf(operands.front().getType()), ranks);
+    break;
+  case Transfer::Send:
+    name = "send";
+    sent = bytesOf(operands.front().getType());
+    break;
+  case Transfer::Receive:
+    name = "recv";
+    break;
+  }
+  SmallVector<Value> results =
+      generic(name, operands, resultTypes, roles, 0, aliases);
+  Operation *op = results.empty() ? nullptr : results.front().getDefiningOp();
+  if (op)
+    op->setAttr("comm", CommunicationAttr::get(builder.getContext(), group,
+                                               ranks, sent));
+  return results;
+}
+
+Value GraphBuilder::tensorParallelAllReduce(Value partial, int64_t ranks) {
+  Value result =
+      communicate(Transfer::AllReduce, ProcessGroup::Tensor, ranks, {partial},
+                  {partial.getType()}, {ResultRole::Activation}, {0})
+          .front();
   record([=] {
     if (Value dy = gradientOf(result); dy && needsGradient(partial))
       accumulate(partial, dy);
@@ -119,7 +171,7 @@ Value GraphBuilder::tensorParallelAllReduce(Value partial) {
   return result;
 }
 
-Value GraphBuilder::tensorParallelInput(Value input) {
+Value GraphBuilder::tensorParallelInput(Value input, int64_t ranks) {
   Value result = generic("tp_input", {input}, {input.getType()},
                          {ResultRole::Activation}, 0, {0})
                      .front();
@@ -127,9 +179,10 @@ Value GraphBuilder::tensorParallelInput(Value input) {
     Value dy = gradientOf(result);
     if (!dy || !needsGradient(input))
       return;
-    accumulate(input, generic("all_reduce", {dy}, {dy.getType()},
-                              {ResultRole::Activation}, 0, {0})
-                          .front());
+    accumulate(input,
+               communicate(Transfer::AllReduce, ProcessGroup::Tensor, ranks,
+                           {dy}, {dy.getType()}, {ResultRole::Activation}, {0})
+                   .front());
   });
   return result;
 }
@@ -142,33 +195,33 @@ static RankedTensorType scaleTokens(RankedTensorType type, int64_t factor) {
   return RankedTensorType::get(shape, type.getElementType());
 }
 
-Value GraphBuilder::collective(StringRef forward, StringRef backward,
-                               Value input, RankedTensorType resultType) {
-  Value result =
-      generic(forward, {input}, {resultType}, {ResultRole::Activation}).front();
-  std::string backwardName = backward.str();
+Value GraphBuilder::collective(Transfer forward, Transfer backward, Value input,
+                               RankedTensorType resultType, int64_t ranks) {
+  Value result = communicate(forward, ProcessGroup::Tensor, ranks, {input},
+                             {resultType}, {ResultRole::Activation})
+                     .front();
   record([=] {
     Value dy = gradientOf(result);
     if (!dy || !needsGradient(input))
       return;
-    accumulate(input, generic(backwardName, {dy}, {input.getType()},
-                              {ResultRole::Activation})
+    accumulate(input, communicate(backward, ProcessGroup::Tensor, ranks, {dy},
+                                  {input.getType()}, {ResultRole::Activation})
                           .front());
   });
   return result;
 }
 
 Value GraphBuilder::sequenceParallelGather(Value input, int64_t ranks) {
-  Value result = collective("all_gather", "reduce_scatter", input,
-                            scaleTokens(typeOf(input), ranks));
-  regatherable[result] = input;
+  Value result = collective(Transfer::AllGather, Transfer::ReduceScatter, input,
+                            scaleTokens(typeOf(input), ranks), ranks);
+  regatherable[result] = {input, ranks};
   return result;
 }
 
 Value GraphBuilder::sequenceParallelReduceScatter(Value partial,
                                                   int64_t ranks) {
-  return collective("reduce_scatter", "all_gather", partial,
-                    scaleTokens(typeOf(partial), -ranks));
+  return collective(Transfer::ReduceScatter, Transfer::AllGather, partial,
+                    scaleTokens(typeOf(partial), -ranks), ranks);
 }
 
 Value GraphBuilder::savedForBackward(Value saved, Value after) {
@@ -178,8 +231,10 @@ Value GraphBuilder::savedForBackward(Value saved, Value after) {
   // The backward step issues the gather: it reads the incoming gradient
   // too, so that no reordering (--memplan-schedule) hoists it into the
   // forward pass, where the full copy would live through the step.
-  return generic("all_gather", {it->second, after}, {saved.getType()},
-                 {ResultRole::Activation})
+  auto [input, ranks] = it->second;
+  return communicate(Transfer::AllGather, ProcessGroup::Tensor, ranks,
+                     {input, after}, {saved.getType()},
+                     {ResultRole::Activation})
       .front();
 }
 
@@ -193,13 +248,18 @@ Value GraphBuilder::forwardMatmul(Value lhs, Value rhs, bool transposeRhs) {
 
 SmallVector<Value> GraphBuilder::matmulBackward(ValueRange operands,
                                                 TypeRange types,
-                                                ArrayRef<ResultRole> roles) {
+                                                ArrayRef<ResultRole> roles,
+                                                uint64_t forwardFlops) {
   // Its GEMMs run one after another on one library workspace.
   SmallVector<Value> grads =
       generic("matmul_backward", operands, types, roles, matmulWorkspace);
+  Operation *op = grads.front().getDefiningOp();
   if (matmulWorkspace)
-    grads.front().getDefiningOp()->setAttr("library_workspace",
-                                           builder.getUnitAttr());
+    op->setAttr("library_workspace", builder.getUnitAttr());
+  // Each gradient is one GEMM as large as the forward one.
+  op->setAttr("flops", builder.getI64IntegerAttr(int64_t(std::min<uint64_t>(
+                           llvm::SaturatingMultiply(forwardFlops, types.size()),
+                           INT64_MAX))));
   return grads;
 }
 
@@ -228,7 +288,10 @@ Value GraphBuilder::matmul(Value lhs, Value rhs, bool transposeRhs) {
       operands.push_back(savedForBackward(lhs, dy));
     if (lhsGrad)
       operands.push_back(rhs);
-    SmallVector<Value> grads = matmulBackward(operands, types, roles);
+    SmallVector<Value> grads = matmulBackward(
+        operands, types, roles,
+        llvm::cast<RecomputableOpInterface>(result.getDefiningOp())
+            .getFlopCount());
     if (lhsGrad)
       accumulate(lhs, grads.front());
     if (rhsGrad)
@@ -257,7 +320,10 @@ Value GraphBuilder::matmulNf4(Value lhs, Value packed, ValueRange quantState,
     // the frozen weight's gradient, the one use of it, is never computed:
     // the backward reads it here so that it lives as long.
     accumulate(lhs, matmulBackward({dy, dequantize(), lhs}, {lhs.getType()},
-                                   {ResultRole::Activation})
+                                   {ResultRole::Activation},
+                                   llvm::cast<RecomputableOpInterface>(
+                                       result.getDefiningOp())
+                                       .getFlopCount())
                         .front());
   });
   return result;
@@ -527,6 +593,19 @@ Value GraphBuilder::attention(Value query, Value key, Value value,
                 {ResultRole::Activation, ResultRole::Activation,
                  ResultRole::Activation},
                 scratch);
+    // Per (query, key) pair, as AttentionOp counts them: QK^T again (the
+    // scores are recomputed), dP = dO V^T, dV = P^T dO, dQ = dS K and
+    // dK = dS^T Q, and about 5 for the softmax's gradient.
+    uint64_t pairs = llvm::SaturatingMultiply(uint64_t(q[0]) * uint64_t(q[1]),
+                                              uint64_t(q[2]) * uint64_t(k[2]));
+    if (causal && q[2] == k[2])
+      pairs /= 2;
+    int64_t valueDim = typeOf(value).getShape()[3];
+    uint64_t flops =
+        llvm::SaturatingMultiply(pairs, uint64_t(6 * q[3] + 4 * valueDim + 5));
+    grads.front().getDefiningOp()->setAttr(
+        "flops", builder.getI64IntegerAttr(
+                     int64_t(std::min<uint64_t>(flops, INT64_MAX))));
     accumulate(query, grads[0]);
     accumulate(key, grads[1]);
     accumulate(value, grads[2]);
@@ -625,8 +704,10 @@ SmallVector<Value> GraphBuilder::gatherUnit(const Unit &unit) {
   SmallVector<Type> types;
   for (Value weight : unit.weights)
     types.push_back(weight.getType());
-  return generic("all_gather", {sharding->partition}, types,
-                 SmallVector<ResultRole>(types.size(), ResultRole::Gathered));
+  return communicate(
+      Transfer::AllGather, ProcessGroup::Data, sharding->ranks,
+      {sharding->partition}, types,
+      SmallVector<ResultRole>(types.size(), ResultRole::Gathered));
 }
 
 Operation *GraphBuilder::release(ValueRange gathered) {

@@ -104,11 +104,12 @@ public:
   // Tensor parallelism (Megatron-LM's communication, as differentiable ops).
   /// The partial sums of a row-parallel projection, all-reduced in place;
   /// the gradient passes through (Megatron's g).
-  mlir::Value tensorParallelAllReduce(mlir::Value partial);
+  /// `ranks` is the tensor-parallel GPUs, here and below.
+  mlir::Value tensorParallelAllReduce(mlir::Value partial, int64_t ranks);
   /// The input of column-parallel projections: the same tensor forward (an
   /// in-place no-op, `tp_input`), and its gradient all-reduced in place
   /// backward (Megatron's f).
-  mlir::Value tensorParallelInput(mlir::Value input);
+  mlir::Value tensorParallelInput(mlir::Value input, int64_t ranks);
   /// Sequence parallelism: `input`'s dimension 1 (the tokens), split over
   /// `ranks`, all-gathered for column-parallel projections; the gradient is
   /// reduce-scattered back. The backward pass gathers `input` again rather
@@ -117,6 +118,21 @@ public:
   /// Sequence parallelism: a row-parallel projection's partial sums,
   /// reduce-scattered over the tokens; the gradient is all-gathered.
   mlir::Value sequenceParallelReduceScatter(mlir::Value partial, int64_t ranks);
+
+  /// What a communication op does, for the bytes it sends.
+  enum class Transfer { AllReduce, AllGather, ReduceScatter, Send, Receive };
+  /// A generic op that communicates: `transfer` over the `ranks` GPUs of
+  /// `group`, named all_reduce, all_gather, reduce_scatter, send or recv,
+  /// and marked (`comm`) with the bytes this GPU sends as NCCL's ring
+  /// algorithms do: 2 (n - 1) / n of its results for an all-reduce,
+  /// (n - 1) / n of its results (the whole) for an all-gather and of its
+  /// first operand (the whole) for a reduce-scatter, its first operand for
+  /// a send, nothing for a receive (its sender counts it).
+  llvm::SmallVector<mlir::Value>
+  communicate(Transfer transfer, memplan::ProcessGroup group, int64_t ranks,
+              mlir::ValueRange operands, mlir::TypeRange resultTypes,
+              llvm::ArrayRef<memplan::ResultRole> roles,
+              llvm::ArrayRef<int64_t> aliases = {});
 
   /// A generic op; `roles` (activation, gradient, loss) label its results.
   llvm::SmallVector<mlir::Value>
@@ -230,17 +246,20 @@ private:
                             bool transposeRhs);
   llvm::SmallVector<mlir::Value>
   matmulBackward(mlir::ValueRange operands, mlir::TypeRange types,
-                 llvm::ArrayRef<memplan::ResultRole> roles);
-  /// A collective op `forward` of `input` into `resultType`, whose backward
-  /// step is the collective `backward` of the incoming gradient.
-  mlir::Value collective(llvm::StringRef forward, llvm::StringRef backward,
-                         mlir::Value input, mlir::RankedTensorType resultType);
+                 llvm::ArrayRef<memplan::ResultRole> roles,
+                 uint64_t forwardFlops);
+  /// A tensor-parallel collective `forward` of `input` into `resultType`
+  /// over `ranks` GPUs, whose backward step is the collective `backward` of
+  /// the incoming gradient.
+  mlir::Value collective(Transfer forward, Transfer backward, mlir::Value input,
+                         mlir::RankedTensorType resultType, int64_t ranks);
   /// What a backward step reads for the forward value `saved`: `saved`,
   /// or a sequence-parallel gather made again just before, once `after`
   /// (the step's incoming gradient) exists.
   mlir::Value savedForBackward(mlir::Value saved, mlir::Value after);
-  /// Sequence-parallel gathers by their results, and what they gathered.
-  llvm::DenseMap<mlir::Value, mlir::Value> regatherable;
+  /// Sequence-parallel gathers by their results: what they gathered, and
+  /// over how many GPUs.
+  llvm::DenseMap<mlir::Value, std::pair<mlir::Value, int64_t>> regatherable;
   /// Whether `value` is a trainable (not frozen) weight argument.
   bool isWeight(mlir::Value value) const;
   /// Records the backward step of a one-input op: a generic op `backward`

@@ -290,7 +290,7 @@ private:
     if (tp() == 1)
       return x;
     return o.tensorParallel.sequenceParallel ? g.sequenceParallelGather(x, tp())
-                                             : g.tensorParallelInput(x);
+                                             : g.tensorParallelInput(x, tp());
   }
   /// A row-parallel (or vocabulary-parallel) result's partial sums, reduced
   /// into the residual stream's layout.
@@ -299,7 +299,7 @@ private:
       return y;
     return o.tensorParallel.sequenceParallel
                ? g.sequenceParallelReduceScatter(y, tp())
-               : g.tensorParallelAllReduce(y);
+               : g.tensorParallelAllReduce(y, tp());
   }
   int64_t queryLen() const { return o.mode == Mode::Decode ? 1 : o.seq; }
   int64_t keyLen() const { return o.mode == Mode::Decode ? o.kvLen : o.seq; }
@@ -585,9 +585,10 @@ Value TransformerGenerator::pipelineStep() {
     SmallVector<Value> operands;
     if (token)
       operands.push_back(token);
-    SmallVector<Value> results =
-        g.generic("recv", operands, {type, tokenType},
-                  {ResultRole::Activation, ResultRole::Activation});
+    SmallVector<Value> results = g.communicate(
+        GraphBuilder::Transfer::Receive, memplan::ProcessGroup::Pipeline,
+        stages(), operands, {type, tokenType},
+        {ResultRole::Activation, ResultRole::Activation});
     token = results[1];
     return results[0];
   };
@@ -595,7 +596,9 @@ Value TransformerGenerator::pipelineStep() {
     SmallVector<Value> operands = {value};
     if (token)
       operands.push_back(token);
-    token = g.generic("send", operands, {tokenType}, {ResultRole::Activation})
+    token = g.communicate(GraphBuilder::Transfer::Send,
+                          memplan::ProcessGroup::Pipeline, stages(), operands,
+                          {tokenType}, {ResultRole::Activation})
                 .front();
   };
   RankedTensorType activation =

@@ -521,3 +521,36 @@ func.func @generic_aliases_type(%x: tensor<4xf32>) {
   %0 = memplan.op "foo"(%x) {aliases = array<i64: 0>} : (tensor<4xf32>) -> tensor<8xf32>
   return
 }
+
+// -----
+
+func.func @generic_negative_flops(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'memplan.op' op attribute 'flops' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
+  %0 = memplan.op "gemm"(%x) {flops = -1 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @generic_comm_without_ranks(%x: tensor<4xf32>) {
+  // expected-error @+1 {{a process group has at least 1 GPU, not 0}}
+  %0 = memplan.op "all_reduce"(%x) {comm = #memplan.comm<data, ranks = 0, sent_bytes = 0>} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @generic_comm_negative_bytes(%x: tensor<4xf32>) {
+  // expected-error @+1 {{sent_bytes must not be negative, not -8}}
+  %0 = memplan.op "send"(%x) {comm = #memplan.comm<pipeline, ranks = 2, sent_bytes = -8>} : (tensor<4xf32>) -> tensor<0xi8>
+  return
+}
+
+// -----
+
+func.func @generic_comm_unknown_group(%x: tensor<4xf32>) {
+  // expected-error @+2 {{expected ::memplan::ProcessGroup to be one of: data, tensor, pipeline}}
+  // expected-error @+1 {{failed to parse MemPlan_CommunicationAttr parameter 'group'}}
+  %0 = memplan.op "send"(%x) {comm = #memplan.comm<expert, ranks = 2, sent_bytes = 8>} : (tensor<4xf32>) -> tensor<0xi8>
+  return
+}

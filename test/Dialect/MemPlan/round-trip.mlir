@@ -121,6 +121,12 @@ func.func @generic(%x: tensor<8x16xf32>, %w: tensor<16x4xf32>, %gy: tensor<8x4xf
   %9:2 = memplan.op "matmul_backward"(%x, %w, %gy) {scratch = 4096 : i64, library_workspace} : (tensor<8x16xf32>, tensor<16x4xf32>, tensor<8x4xf32>) -> (tensor<8x16xf32>, tensor<16x4xf32>)
   // CHECK: memplan.op "adam"(%{{.*}}, %{{.*}}) {aliases = array<i64: 0, -1>} : (tensor<8x16xf32>, tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<4xf32>)
   %2:2 = memplan.op "adam"(%x, %x) {aliases = array<i64: 0, -1>} : (tensor<8x16xf32>, tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<4xf32>)
+  // CHECK: memplan.op "matmul_backward"(%{{.*}}, %{{.*}}, %{{.*}}) {flops = 2048 : i64} : (tensor<8x16xf32>, tensor<16x4xf32>, tensor<8x4xf32>) -> (tensor<8x16xf32>, tensor<16x4xf32>)
+  %10:2 = memplan.op "matmul_backward"(%x, %w, %gy) {flops = 2048 : i64} : (tensor<8x16xf32>, tensor<16x4xf32>, tensor<8x4xf32>) -> (tensor<8x16xf32>, tensor<16x4xf32>)
+  // CHECK: memplan.op "all_reduce"(%{{.*}}) {aliases = array<i64: 0>, comm = #memplan.comm<tensor, ranks = 2, sent_bytes = 128>} : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  %11 = memplan.op "all_reduce"(%gy) {aliases = array<i64: 0>, comm = #memplan.comm<tensor, ranks = 2, sent_bytes = 128>} : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  // CHECK: memplan.op "send"(%{{.*}}) {comm = #memplan.comm<pipeline, ranks = 4, sent_bytes = 512>} : (tensor<8x16xf32>) -> tensor<0xi8>
+  %12 = memplan.op "send"(%x) {comm = #memplan.comm<pipeline, ranks = 4, sent_bytes = 512>} : (tensor<8x16xf32>) -> tensor<0xi8>
   // CHECK: memplan.op "adamw"() : () -> ()
   memplan.op "adamw"() : () -> ()
   // CHECK: memplan.op "dynamic"(%{{.*}}) : (tensor<8x16xf32>) -> tensor<?x16xf32>

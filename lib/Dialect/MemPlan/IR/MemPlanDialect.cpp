@@ -35,6 +35,18 @@ void MemPlanDialect::initialize() {
       >();
 }
 
+LogicalResult
+CommunicationAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          ProcessGroup group, int64_t ranks,
+                          int64_t sentBytes) {
+  if (ranks < 1)
+    return emitError() << "a process group has at least 1 GPU, not " << ranks;
+  if (sentBytes < 0)
+    return emitError() << "sent_bytes must not be negative, not "
+                       << sentBytes;
+  return success();
+}
+
 /// A non-negative i64 integer attribute, or an error naming `attribute`.
 static LogicalResult verifyByteCount(Operation *op, NamedAttribute attribute) {
   auto value = dyn_cast<IntegerAttr>(attribute.getValue());

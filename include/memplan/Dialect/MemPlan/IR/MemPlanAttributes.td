@@ -39,6 +39,16 @@ def MemPlan_ResultRole : I32EnumAttr<"ResultRole",
   let genSpecializedAttr = 0;
 }
 
+def MemPlan_ProcessGroup : I32EnumAttr<"ProcessGroup",
+    "the GPUs a communication op runs over", [
+  I32EnumAttrCase<"Data", 0, "data">,
+  I32EnumAttrCase<"Tensor", 1, "tensor">,
+  I32EnumAttrCase<"Pipeline", 2, "pipeline">,
+]> {
+  let cppNamespace = "::memplan";
+  let genSpecializedAttr = 0;
+}
+
 /// `#memplan.role<weight>`: the role of a function argument (memplan.role).
 def MemPlan_ArgumentRoleAttr
     : EnumAttr<MemPlan_Dialect, MemPlan_ArgumentRole, "role"> {
@@ -50,6 +60,30 @@ def MemPlan_ArgumentRoleAttr
 def MemPlan_ResultRoleAttr
     : EnumAttr<MemPlan_Dialect, MemPlan_ResultRole, "result_role"> {
   let assemblyFormat = "`<` $value `>`";
+}
+
+/// `#memplan.comm<tensor, ranks = 4, sent_bytes = 786432>`: a generic op
+/// that communicates (a collective, a send or a receive), what it runs over,
+/// and the bytes this GPU sends when it runs.
+def MemPlan_CommunicationAttr
+    : AttrDef<MemPlan_Dialect, "Communication"> {
+  let mnemonic = "comm";
+  let summary = "The process group of a communication op and what it sends";
+  let description = [{
+    `group` is the process group (the data-parallel, tensor-parallel or
+    pipeline GPUs), `ranks` the GPUs in it, and `sent_bytes` the bytes this
+    GPU sends over its links each time the op runs, as its producer
+    implements the op (memplan-gen: ring collectives, 2 (n - 1) / n of the
+    buffer for an all-reduce, (n - 1) / n of the whole for an all-gather or
+    a reduce-scatter, the tensor for a send, nothing for a receive). Cost
+    models read it (memplan-fit's step time); memory planning does not.
+  }];
+  let parameters = (ins EnumParameter<MemPlan_ProcessGroup>:$group,
+                        "int64_t":$ranks, "int64_t":$sentBytes);
+  let assemblyFormat = [{
+    `<` $group `,` `ranks` `=` $ranks `,` `sent_bytes` `=` $sentBytes `>`
+  }];
+  let genVerifyDecl = 1;
 }
 
 #endif // MEMPLAN_DIALECT_MEMPLAN_IR_MEMPLANATTRIBUTES_TD

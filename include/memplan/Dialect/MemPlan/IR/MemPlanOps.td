@@ -9,6 +9,7 @@
 #ifndef MEMPLAN_DIALECT_MEMPLAN_IR_MEMPLANOPS_TD
 #define MEMPLAN_DIALECT_MEMPLAN_IR_MEMPLANOPS_TD
 
+include "memplan/Dialect/MemPlan/IR/MemPlanAttributes.td"
 include "memplan/Dialect/MemPlan/IR/MemPlanDialect.td"
 include "memplan/Dialect/MemPlan/IR/MemPlanInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
@@ -32,6 +33,7 @@ def MemPlan_IdTensor : StaticShapeTensorOf<[I32, I64]>;
 
 // A number of bytes: an i64 attribute, never negative (checked by ODS).
 def MemPlan_ByteCount : ConfinedAttr<I64Attr, [IntNonNegative]>;
+def MemPlan_FlopCount : ConfinedAttr<I64Attr, [IntNonNegative]>;
 
 // Interface shorthands: a plain op uses the interface defaults (fresh result,
 // no in-place, no scratch); the others override one method.
@@ -486,6 +488,13 @@ def MemPlan_GenericOp : MemPlan_Op<"op", [
     index) instead of a fresh buffer (-1): an optimizer step updating weights
     and states in place, a cache written in place.
 
+    Two optional attributes describe what a run costs, for cost models;
+    planning ignores them. `flops` gives the arithmetic operations one run
+    performs, where its producer knows them (a backward GEMM: 2·M·N·K per
+    gradient it computes). `comm` marks an op that communicates with other
+    GPUs: its process group, the GPUs in it and the bytes this GPU sends
+    (`#memplan.comm<data, ranks = 8, sent_bytes = 52428800>`).
+
     ```mlir
     %gx, %gw = memplan.op "matmul_backward"(%x, %w, %gy)
                  {scratch = 4096 : i64, library_workspace}
@@ -494,12 +503,17 @@ def MemPlan_GenericOp : MemPlan_Op<"op", [
     %w2, %m2 = memplan.op "adam"(%w, %g, %m) {aliases = array<i64: 0, 2>}
                  : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
                  -> (tensor<16xf32>, tensor<16xf32>)
+    %r = memplan.op "all_reduce"(%g) {aliases = array<i64: 0>,
+                 comm = #memplan.comm<tensor, ranks = 2, sent_bytes = 64>}
+                 : (tensor<16xf32>) -> tensor<16xf32>
     ```
   }];
   let arguments = (ins StrAttr:$name, Variadic<AnyType>:$inputs,
                        OptionalAttr<MemPlan_ByteCount>:$scratch,
                        UnitAttr:$library_workspace,
-                       OptionalAttr<DenseI64ArrayAttr>:$aliases);
+                       OptionalAttr<DenseI64ArrayAttr>:$aliases,
+                       OptionalAttr<MemPlan_FlopCount>:$flops,
+                       OptionalAttr<MemPlan_CommunicationAttr>:$comm);
   let results = (outs Variadic<AnyType>:$results);
   let assemblyFormat = [{
     $name `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
