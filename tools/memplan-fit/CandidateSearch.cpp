@@ -9,6 +9,7 @@
 #include "CandidateSearch.h"
 
 #include "GeneratorChoices.h"
+#include "StepCost.h"
 
 #include "memplan/Dialect/MemPlan/IR/MemPlanDialect.h"
 #include "memplan/Transforms/Pipelines.h"
@@ -38,7 +39,22 @@ public:
 
   /// See searchCandidate.
   Outcome run() {
-    const int64_t limit = options.maxBatch;
+    // The micro-batches tried, in increasing order; the search runs over
+    // their indices.
+    std::vector<int64_t> batches;
+    for (int64_t batch = 1; batch <= options.maxBatch; ++batch)
+      if (!candidate.layout || candidate.samplesPerReplica % batch == 0)
+        batches.push_back(batch);
+    // One micro-batch per step needs no gradient accumulation: without its
+    // buffers that step can be smaller than one with a smaller micro-batch,
+    // so it is weighed apart from the search, whose premise holds among
+    // the steps that accumulate (their buffers are the same).
+    std::optional<int64_t> whole;
+    if (candidate.layout && batches.size() > 1 &&
+        batches.back() == candidate.samplesPerReplica) {
+      whole = batches.back();
+      batches.pop_back();
+    }
     Outcome outcome;
     FailureOrProbe first = probe(1);
     if (!first.probe) {
@@ -46,35 +62,61 @@ public:
       outcome.graphs = graphs;
       return outcome;
     }
-    int64_t fits = 0, tooLarge = 0;
+    const size_t count = batches.size();
+    std::optional<size_t> fits, tooLarge;
     std::string tooLargeReason;
-    auto tryBatch = [&](int64_t batch) {
-      FailureOrProbe result = probe(batch);
+    auto tryIndex = [&](size_t index) {
+      FailureOrProbe result = probe(batches[index]);
       if (result.probe && result.probe->peak <= options.gpuMemory) {
-        fits = batch;
+        fits = index;
         return true;
       }
-      tooLarge = batch;
+      tooLarge = index;
       tooLargeReason = result.probe ? "" : result.error;
       return false;
     };
     if (options.linear) {
-      for (int64_t batch = 1; batch <= limit && tryBatch(batch); ++batch)
+      for (size_t index = 0; index < count && tryIndex(index); ++index)
         ;
     } else {
-      for (int64_t batch = 1; tryBatch(batch) && batch < limit;)
-        batch = std::min(limit, 2 * batch);
-      while (fits && tooLarge && tooLarge - fits > 1)
-        tryBatch(fits + (tooLarge - fits) / 2);
+      // Doubling: 1, 2, 4, ... of the list's positions.
+      for (size_t index = 0; tryIndex(index) && index + 1 < count;)
+        index = std::min(count - 1, 2 * index + 1);
+      while (fits && tooLarge && *tooLarge - *fits > 1)
+        tryIndex(*fits + (*tooLarge - *fits) / 2);
     }
     if (fits)
-      outcome.largest = probes.at(fits);
+      outcome.largest = probes.at(batches[*fits]);
     if (tooLarge) {
-      outcome.firstTooLarge = tooLarge;
+      outcome.firstTooLarge = batches[*tooLarge];
       outcome.tooLargeReason = tooLargeReason;
     }
     if (FailureOrProbe wanted = probe(options.wantedBatch); wanted.probe)
       outcome.wanted = *wanted.probe;
+    if (candidate.layout) {
+      // Every micro-batch that fits, for the fastest.
+      std::vector<int64_t> fitting;
+      if (fits)
+        fitting.assign(batches.begin(), batches.begin() + *fits + 1);
+      if (whole) {
+        FailureOrProbe result = probe(*whole);
+        if (result.probe && result.probe->peak <= options.gpuMemory) {
+          fitting.push_back(*whole);
+          outcome.largest = *result.probe;
+        }
+      }
+      for (int64_t batch : fitting) {
+        FailureOrProbe result = probe(batch);
+        // The premise says each fits; one that does not is left out.
+        if (!result.probe || result.probe->peak > options.gpuMemory)
+          continue;
+        outcome.fits.push_back(*result.probe);
+        // Ties go to the larger micro-batch.
+        if (!outcome.fastest ||
+            result.probe->time.total() <= outcome.fastest->time.total())
+          outcome.fastest = *result.probe;
+      }
+    }
     outcome.graphs = graphs;
     return outcome;
   }
@@ -101,9 +143,67 @@ private:
     return result;
   }
 
+  /// One planned rank: its peak and its cost.
+  struct Rank {
+    FunctionMemory memory;
+    StepCost cost;
+  };
+  struct RankOrError {
+    std::optional<Rank> rank;
+    std::string error;
+  };
+
   FailureOrProbe generateAndPlan(int64_t batch) {
     GeneratorOptions generator = candidate.options;
     generator.batch = batch;
+    if (!candidate.layout) {
+      RankOrError planned = planRank(generator);
+      if (!planned.rank)
+        return {std::nullopt, planned.error};
+      Probe probe;
+      probe.batch = batch;
+      probe.peak = peakOf(planned.rank->memory);
+      probe.memory = std::move(planned.rank->memory);
+      return {std::move(probe), ""};
+    }
+    const Layout &layout = *candidate.layout;
+    int64_t microBatches = candidate.samplesPerReplica / batch;
+    applyLayout(layout, microBatches, generator);
+    std::optional<Probe> best;
+    std::optional<StepTime> slowest;
+    for (int64_t stage : plannedStages(layout)) {
+      generator.pipeline.stage = stage;
+      RankOrError planned = planRank(generator);
+      if (!planned.rank)
+        return {std::nullopt, planned.error};
+      StepTime time = estimateStepTime(layout, microBatches, planned.rank->cost,
+                                       options.costModel);
+      // The step takes as long as its slowest stage.
+      if (!slowest || time.total() > slowest->total())
+        slowest = time;
+      uint64_t peak = peakOf(planned.rank->memory);
+      if (best && peak <= best->peak)
+        continue;
+      best.emplace();
+      best->batch = batch;
+      best->peak = peak;
+      best->stage = stage;
+      best->memory = std::move(planned.rank->memory);
+    }
+    best->time = *slowest;
+    return {std::move(best), ""};
+  }
+
+  /// What must fit for a rank's plan.
+  uint64_t peakOf(const FunctionMemory &memory) const {
+    return (options.onPytorch ? memory.pytorch.maxReserved : memory.total()) +
+           options.contextBytes;
+  }
+
+  /// Generates, plans (--plan-offsets and --memplan-verify-plan) and
+  /// measures the graph of `generator`: the memory of its function whose
+  /// total is largest, and that function's cost.
+  RankOrError planRank(const GeneratorOptions &generator) {
     std::string error;
     mlir::OwningOpRef<mlir::ModuleOp> module =
         generateTransformer(&context, generator, error);
@@ -123,21 +223,15 @@ private:
     if (mlir::failed(pm.run(*module)))
       return {std::nullopt,
               error.empty() ? "internal error: planning failed" : error};
-    std::optional<Probe> best;
+    std::optional<Rank> best;
     for (auto function : module->getOps<mlir::FunctionOpInterface>()) {
       if (function.isExternal())
         continue;
       mlir::FailureOr<FunctionMemory> memory = measureFunctionMemory(function);
       if (mlir::failed(memory))
         return {std::nullopt, error};
-      Probe probe;
-      probe.batch = batch;
-      probe.peak =
-          (options.onPytorch ? memory->pytorch.maxReserved : memory->total()) +
-          options.contextBytes;
-      probe.memory = std::move(*memory);
-      if (!best || probe.peak > best->peak)
-        best = std::move(probe);
+      if (!best || peakOf(*memory) > peakOf(best->memory))
+        best = Rank{std::move(*memory), countStepCost(function)};
     }
     if (!best)
       return {std::nullopt, "internal error: no function was generated"};

@@ -14,6 +14,7 @@
 #ifndef MEMPLAN_TOOLS_MEMPLANFIT_CANDIDATESEARCH_H
 #define MEMPLAN_TOOLS_MEMPLANFIT_CANDIDATESEARCH_H
 
+#include "ClusterLayout.h"
 #include "TransformerGenerator.h"
 
 #include "memplan/Analysis/FunctionMemory.h"
@@ -23,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace memplan::fit {
 
@@ -38,6 +40,14 @@ struct Candidate {
   std::string weightType;
   Checkpointing checkpointing = Checkpointing::None;
   GeneratorOptions options;
+  /// Several GPUs (memplan-fit --gpus): how the step is split, and the
+  /// sequences each data-parallel replica runs per optimizer step, in
+  /// micro-batches of the size searched (which must divide it).
+  std::optional<Layout> layout;
+  int64_t samplesPerReplica = 0;
+  /// Its place in the order of preference of what is trained and the
+  /// precision (lower first): layouts are ranked by it before their time.
+  unsigned preference = 0;
 };
 
 /// One planned graph.
@@ -46,6 +56,10 @@ struct Probe {
   FunctionMemory memory;
   /// What must fit: the chosen measure plus the CUDA context.
   uint64_t peak = 0;
+  /// With a layout: the pipeline stage whose peak this is, and the step's
+  /// modelled time (the slowest planned stage's).
+  int64_t stage = 0;
+  StepTime time;
 };
 
 /// What the search found for one candidate.
@@ -60,6 +74,10 @@ struct Outcome {
   /// Why the first micro-batch that does not fit was not planned, if it
   /// could not be generated (a tensor over 2^63 bytes).
   std::string tooLargeReason;
+  /// With a layout: every micro-batch up to the largest that fits, planned
+  /// (for its modelled time), and the fastest of them.
+  std::vector<Probe> fits;
+  std::optional<Probe> fastest;
   unsigned graphs = 0;
 };
 
@@ -83,14 +101,23 @@ struct BatchSearchOptions {
   /// Tries every micro-batch from 1 up instead of doubling and bisecting:
   /// a check of the search (and of its premise) at one graph per batch.
   bool linear = false;
+  /// With a layout: the rates of the step-time model.
+  CostModel costModel;
 };
 
 /// The largest micro-batch of `candidate` whose step fits: doubles the
 /// micro-batch from 1 while the step fits (up to the limit), then bisects
 /// between the last that fit and the first that did not. The search relies
 /// on the peak growing with the micro-batch: every activation does, and
-/// nothing shrinks. Runs in its own MLIR context, so that candidates can be
-/// searched on several threads at once.
+/// nothing shrinks. With a layout, only the micro-batches that divide the
+/// replica's samples are tried (the doubling and bisection run over that
+/// list), each planned rank is a generated graph (the peak is the largest,
+/// see plannedStages), and every micro-batch below the largest is planned
+/// too, for the fastest. The premise holds among the steps that accumulate
+/// gradients over micro-batches; the step of one micro-batch (all of the
+/// replica's samples) keeps no accumulation buffer and may be smaller than
+/// those, so it is planned apart. Runs in its own MLIR context, so that candidates
+/// can be searched on several threads at once.
 Outcome searchCandidate(const Candidate &candidate,
                         const BatchSearchOptions &options);
 

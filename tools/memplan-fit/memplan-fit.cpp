@@ -17,6 +17,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "CandidateSearch.h"
+#include "ClusterLayout.h"
+#include "ClusterTable.h"
 #include "GeneratorChoices.h"
 #include "GpuTarget.h"
 #include "HfConfig.h"
@@ -27,6 +29,7 @@
 #include "memplan/Support/OutputFiles.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Parallel.h"
@@ -171,6 +174,37 @@ static llvm::cl::opt<bool> linearSearch(
     llvm::cl::desc("Try every micro-batch from 1 up, not doubling and "
                    "bisecting (slow; a check of the search)"),
     llvm::cl::Hidden, llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> gpus(
+    "gpus",
+    llvm::cl::desc("GPUs the training step runs on (default 1). With more, "
+                   "weighs every layout: tensor x pipeline x data "
+                   "parallelism, sequence parallelism, the ZeRO stage"),
+    llvm::cl::init(1), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> globalBatch(
+    "global-batch",
+    llvm::cl::desc("With --gpus: sequences per optimizer step over all "
+                   "replicas (default: the number of GPUs)"),
+    llvm::cl::init(0), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> maxTensorParallel(
+    "max-tensor-parallel",
+    llvm::cl::desc("With --gpus: the most GPUs a layer is split over "
+                   "(default 8, one NVLink node)"),
+    llvm::cl::init(8), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<double> gpuFlops(
+    "gpu-flops",
+    llvm::cl::desc("With --gpus: one GPU's peak FLOP/s in the cost model "
+                   "(default: --gpu's dense 16-bit tensor-core peak)"),
+    llvm::cl::init(0), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string> linkBandwidth(
+    "link-bandwidth",
+    llvm::cl::desc("With --gpus: bytes per second one GPU sends, such as "
+                   "450GB (default: --gpu's NVLink, or PCIe without it)"),
+    llvm::cl::cat(toolOptions));
+static llvm::cl::opt<unsigned>
+    top("top",
+        llvm::cl::desc("With --gpus: the layouts shown, fastest first "
+                       "(default 10; 0: every one that fits)"),
+        llvm::cl::init(10), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string>
     jsonPath("json", llvm::cl::desc("Also write the table as JSON here"),
              llvm::cl::value_desc("file"), llvm::cl::cat(toolOptions));
@@ -203,6 +237,64 @@ static std::optional<uint64_t> parseByteSize(llvm::StringRef text) {
     return static_cast<uint64_t>(bytes);
   }
   return std::nullopt;
+}
+
+/// memplan-fit --gpus: the table of layouts, and the JSON.
+static int reportLayouts(const GeneratorOptions &base,
+                         const std::vector<Candidate> &candidates,
+                         const std::vector<Outcome> &outcomes,
+                         uint64_t gpuMemory, uint64_t contextBytes,
+                         bool onPytorch, const CostModel &costModel) {
+  std::vector<ClusterRow> rows;
+  for (size_t index = 0; index < candidates.size(); ++index)
+    rows.push_back({&candidates[index], &outcomes[index],
+                    describeCandidate(candidates[index], Mode::Train)});
+  std::vector<ClusterRow> ranked = rankRows(std::move(rows));
+  llvm::raw_fd_ostream &os = llvm::outs();
+  os << "memplan-fit: " << base.model.name << ", train, "
+     << (seq ? seq : defaultSequenceLength(base.model))
+     << " tokens, global batch " << globalBatch << ", on " << gpus << " x "
+     << formatBytes(gpuMemory) << " (" << gpuName << "; CUDA context "
+     << formatBytes(contextBytes) << "; fit on "
+     << (onPytorch ? "PyTorch's max_memory_reserved" : "memplan's plan")
+     << ")\n"
+     << "cost model: " << llvm::format("%.0f", costModel.flopsPerSecond / 1e12)
+     << " TFLOP/s and " << llvm::format("%.0f", costModel.bytesPerSecond / 1e9)
+     << " GB/s per GPU, communication not overlapped, 1F1B bubble\n";
+  printClusterTable(os, ranked, top, gpuMemory);
+  unsigned graphs = 0;
+  for (const Outcome &outcome : outcomes)
+    graphs += outcome.graphs;
+  os << graphs << " graphs planned\n";
+
+  if (!jsonPath.empty()) {
+    std::string text;
+    llvm::raw_string_ostream json(text);
+    llvm::json::OStream out(json, 2);
+    out.object([&] {
+      out.attribute("model", base.model.name);
+      out.attribute("mode", "train");
+      out.attribute("gpu", gpuName);
+      out.attribute("gpus", int64_t(gpus));
+      out.attribute("global_batch", int64_t(globalBatch));
+      out.attribute("gpu_memory_bytes", gpuMemory);
+      out.attribute("cuda_context_bytes", contextBytes);
+      out.attribute("fit_on", fitOn);
+      out.attribute("flops_per_second", costModel.flopsPerSecond);
+      out.attribute("link_bytes_per_second", costModel.bytesPerSecond);
+      out.attribute("graphs_planned", graphs);
+      writeClusterRows(out, ranked, gpuMemory);
+    });
+    json << "\n";
+    if (llvm::Error written = writeOutputFiles({{jsonPath, std::move(text)}}))
+      return fail(llvm::toString(std::move(written)));
+  }
+  os.flush();
+  if (os.has_error()) {
+    os.clear_error();
+    return fail("cannot write the table to standard output");
+  }
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -286,6 +378,49 @@ int main(int argc, char **argv) {
   if (cudaContext < -1)
     return fail("--cuda-context must be 0 or more bytes");
   bool train = *mode == Mode::Train;
+  CostModel costModel;
+  if (gpus < 1)
+    return fail("--gpus must be at least 1");
+  bool cluster = gpus > 1;
+  if (!cluster &&
+      (globalBatch.getNumOccurrences() ||
+       maxTensorParallel.getNumOccurrences() || gpuFlops.getNumOccurrences() ||
+       linkBandwidth.getNumOccurrences() || top.getNumOccurrences()))
+    return fail("--global-batch, --max-tensor-parallel, --gpu-flops, "
+                "--link-bandwidth and --top weigh layouts over several GPUs: "
+                "give --gpus N with N above 1");
+  if (cluster) {
+    if (!train)
+      return fail("--gpus weighs the layouts of a training step; give --mode "
+                  "train");
+    if (wantedBatch.getNumOccurrences())
+      return fail("--batch is the micro-batch one GPU must fit; with --gpus, "
+                  "give the step's sequences as --global-batch");
+    if (!globalBatch.getNumOccurrences())
+      globalBatch = gpus;
+    if (globalBatch < 1 || maxTensorParallel < 1)
+      return fail("--global-batch and --max-tensor-parallel must be at least "
+                  "1");
+    costModel.flopsPerSecond =
+        gpuFlops > 0 ? double(gpuFlops) : peakFlopsPerSecond(*capability);
+    if (gpuFlops.getNumOccurrences() && !(gpuFlops > 0))
+      return fail("--gpu-flops must be positive");
+    if (costModel.flopsPerSecond == 0)
+      return fail("memplan has no peak FLOP/s for " + gpuName +
+                  "; give --gpu-flops");
+    if (!linkBandwidth.empty()) {
+      std::optional<uint64_t> bandwidth = parseByteSize(linkBandwidth);
+      if (!bandwidth)
+        return fail("cannot read --link-bandwidth '" + linkBandwidth +
+                    "'; expected bytes per second such as 450GB");
+      costModel.bytesPerSecond = double(*bandwidth);
+    } else {
+      costModel.bytesPerSecond = linkBytesPerSecond(*capability);
+    }
+    if (costModel.bytesPerSecond == 0)
+      return fail("memplan has no link bandwidth for " + gpuName +
+                  "; give --link-bandwidth");
+  }
   if (!train && (!methodNames.empty() || !checkpointingNames.empty()))
     return fail("--methods and --checkpointing choose how a training step "
                 "runs; they need --mode train");
@@ -335,10 +470,13 @@ int main(int argc, char **argv) {
   // the model that comes out), then the precision (it changes the numbers),
   // then the recomputation (it costs only time).
   std::vector<Candidate> candidates;
+  unsigned preference = 0;
   for (Method method : methods)
-    for (const std::string &weightType : weightChoices)
+    for (const std::string &weightType : weightChoices) {
+      ++preference;
       for (Checkpointing checkpointing : checkpointings) {
         Candidate candidate;
+        candidate.preference = preference;
         candidate.method = method;
         candidate.weightType = weightType;
         candidate.checkpointing = checkpointing;
@@ -357,6 +495,26 @@ int main(int argc, char **argv) {
         }
         candidates.push_back(std::move(candidate));
       }
+    }
+
+  // Several GPUs: every candidate in every layout.
+  if (cluster) {
+    std::vector<Layout> layouts =
+        enumerateLayouts(gpus, maxTensorParallel, globalBatch);
+    if (layouts.empty())
+      return fail(
+          "no layout of " + llvm::Twine(gpus.getValue()) +
+          " GPUs has a data-parallel size that divides --global-batch " +
+          llvm::Twine(globalBatch.getValue()));
+    std::vector<Candidate> expanded;
+    for (const Layout &layout : layouts)
+      for (const Candidate &candidate : candidates) {
+        expanded.push_back(candidate);
+        expanded.back().layout = layout;
+        expanded.back().samplesPerReplica = globalBatch / layout.data;
+      }
+    candidates = std::move(expanded);
+  }
 
   if (threads)
     llvm::parallel::strategy = llvm::hardware_concurrency(threads);
@@ -368,9 +526,13 @@ int main(int argc, char **argv) {
   searchOptions.wantedBatch = wantedBatch;
   searchOptions.maxBatch = maxBatch;
   searchOptions.linear = linearSearch;
+  searchOptions.costModel = costModel;
   llvm::parallelFor(0, candidates.size(), [&](size_t index) {
     outcomes[index] = searchCandidate(candidates[index], searchOptions);
   });
+  if (cluster)
+    return reportLayouts(base, candidates, outcomes, *gpuMemory, contextBytes,
+                         *onPytorch, costModel);
 
   // The table.
   llvm::raw_fd_ostream &os = llvm::outs();

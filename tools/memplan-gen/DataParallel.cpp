@@ -157,11 +157,13 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
     Value bucket = g.argument({capacity}, gradientType,
                               ArgumentRole::CommunicationBuffer, "zero.bucket");
     int64_t filled = 0;
-    auto reduceScatter = [&](Value from) {
+    // The bucket's filled part is what is reduced.
+    auto reduceScatter = [&](Value from, int64_t elements) {
       partition = g.communicate(GraphBuilder::Transfer::ReduceScatter,
                                 memplan::ProcessGroup::Data, dp.ranks,
                                 {from, partition}, {partition.getType()},
-                                {ResultRole::Gradient}, {1})
+                                {ResultRole::Gradient}, {1},
+                                elements * reducedGradientBytes(o))
                       .front();
     };
     for (size_t i : productionOrder(gradients)) {
@@ -169,11 +171,11 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
       int64_t elements = g.typeOf(gradient).getNumElements();
       g.buildAfter(gradient, [&] {
         if (filled > 0 && filled + elements > capacity) {
-          reduceScatter(bucket);
+          reduceScatter(bucket, filled);
           filled = 0;
         }
         if (elements > capacity)
-          return reduceScatter(gradient);
+          return reduceScatter(gradient, elements);
         bucket = g.generic("bucket_copy", {bucket, gradient},
                            {bucket.getType()}, {ResultRole::Gradient}, 0, {0})
                      .front();
@@ -181,7 +183,7 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
       });
     }
     if (filled > 0)
-      reduceScatter(bucket);
+      reduceScatter(bucket, filled);
     sources.push_back(partition);
   }
 

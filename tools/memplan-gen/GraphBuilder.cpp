@@ -121,12 +121,11 @@ static int64_t bytesOf(TypeRange types) {
   return bytes;
 }
 
-SmallVector<Value> GraphBuilder::communicate(Transfer transfer,
-                                             ProcessGroup group, int64_t ranks,
-                                             ValueRange operands,
-                                             TypeRange resultTypes,
-                                             ArrayRef<ResultRole> roles,
-                                             ArrayRef<int64_t> aliases) {
+SmallVector<Value>
+GraphBuilder::communicate(Transfer transfer, ProcessGroup group, int64_t ranks,
+                          ValueRange operands, TypeRange resultTypes,
+                          ArrayRef<ResultRole> roles, ArrayRef<int64_t> aliases,
+                          int64_t wholeBytes) {
   StringRef name;
   int64_t sent = 0;
   switch (transfer) {
@@ -140,7 +139,9 @@ SmallVector<Value> GraphBuilder::communicate(Transfer transfer,
     break;
   case Transfer::ReduceScatter:
     name = "reduce_scatter";
-    sent = ringShare(bytesOf(operands.front().getType()), ranks);
+    sent = ringShare(wholeBytes >= 0 ? wholeBytes
+                                     : bytesOf(operands.front().getType()),
+                     ranks);
     break;
   case Transfer::Send:
     name = "send";

@@ -127,12 +127,14 @@ public:
   /// algorithms do: 2 (n - 1) / n of its results for an all-reduce,
   /// (n - 1) / n of its results (the whole) for an all-gather and of its
   /// first operand (the whole) for a reduce-scatter, its first operand for
-  /// a send, nothing for a receive (its sender counts it).
+  /// a send, nothing for a receive (its sender counts it). `wholeBytes`,
+  /// when not negative, is the whole instead, for a buffer that runs
+  /// partly filled (ZeRO's reduction bucket).
   llvm::SmallVector<mlir::Value>
   communicate(Transfer transfer, memplan::ProcessGroup group, int64_t ranks,
               mlir::ValueRange operands, mlir::TypeRange resultTypes,
               llvm::ArrayRef<memplan::ResultRole> roles,
-              llvm::ArrayRef<int64_t> aliases = {});
+              llvm::ArrayRef<int64_t> aliases = {}, int64_t wholeBytes = -1);
 
   /// A generic op; `roles` (activation, gradient, loss) label its results.
   llvm::SmallVector<mlir::Value>

@@ -1,0 +1,133 @@
+//===- ClusterLayout.cpp - How a step is split over GPUs, and its time ----===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "ClusterLayout.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace memplan;
+using namespace memplan::fit;
+using namespace memplan::gen;
+
+std::vector<Layout> memplan::fit::enumerateLayouts(int64_t gpus,
+                                                   int64_t maxTensor,
+                                                   int64_t globalBatch) {
+  std::vector<Layout> layouts;
+  for (int64_t tensor = 1; tensor <= std::min(gpus, maxTensor); ++tensor) {
+    if (gpus % tensor)
+      continue;
+    for (int64_t pipeline = 1; pipeline <= gpus / tensor; ++pipeline) {
+      if ((gpus / tensor) % pipeline)
+        continue;
+      int64_t data = gpus / tensor / pipeline;
+      if (globalBatch % data)
+        continue;
+      for (bool sequenceParallel : {false, true}) {
+        if (sequenceParallel && tensor == 1)
+          continue;
+        int64_t stages = data == 1 ? 0 : pipeline > 1 ? 1 : 3;
+        for (int64_t zero = 0; zero <= stages; ++zero)
+          layouts.push_back({tensor, pipeline, data, zero, sequenceParallel});
+      }
+    }
+  }
+  return layouts;
+}
+
+std::string memplan::fit::describeLayout(const Layout &layout) {
+  std::string text = "TP " + std::to_string(layout.tensor);
+  if (layout.sequenceParallel)
+    text += " + SP";
+  text += ", PP " + std::to_string(layout.pipeline) + ", DP " +
+          std::to_string(layout.data);
+  if (layout.zero)
+    text += ", ZeRO-" + std::to_string(layout.zero);
+  return text;
+}
+
+void memplan::fit::applyLayout(const Layout &layout, int64_t microBatches,
+                               GeneratorOptions &options) {
+  options.tensorParallel.ranks = layout.tensor;
+  options.tensorParallel.sequenceParallel = layout.sequenceParallel;
+  options.pipeline.stages = layout.pipeline;
+  options.dataParallel.ranks = layout.data;
+  options.dataParallel.rank = layout.data - 1;
+  options.dataParallel.zeroStage = layout.zero;
+  options.microBatches = microBatches;
+  if (microBatches > 1 && layout.zero < 2 &&
+      options.gradientBuffer == GradientBuffer::None)
+    options.gradientBuffer = GradientBuffer::WeightType;
+}
+
+std::vector<int64_t> memplan::fit::plannedStages(const Layout &layout) {
+  if (layout.pipeline == 1)
+    return {0};
+  return {0, layout.pipeline - 1};
+}
+
+double memplan::fit::peakFlopsPerSecond(int capability) {
+  switch (capability) {
+  case 70:
+    return 125e12;
+  case 80:
+    return 312e12;
+  case 89:
+    return 362e12;
+  case 90:
+    return 989e12;
+  default:
+    return 0;
+  }
+}
+
+double memplan::fit::linkBytesPerSecond(int capability) {
+  switch (capability) {
+  case 70:
+    return 150e9;
+  case 80:
+    return 300e9;
+  case 89:
+    return 32e9;
+  case 90:
+    return 450e9;
+  default:
+    return 0;
+  }
+}
+
+StepTime memplan::fit::estimateStepTime(const Layout &layout,
+                                        int64_t microBatches,
+                                        const StepCost &cost,
+                                        const CostModel &model) {
+  StepTime time;
+  uint64_t m = uint64_t(microBatches);
+  uint64_t tensor = cost.sentOver(ProcessGroup::Tensor);
+  uint64_t pipeline = cost.sentOver(ProcessGroup::Pipeline);
+  uint64_t data = cost.sentOver(ProcessGroup::Data);
+  if (layout.pipeline > 1) {
+    // The stage's graph runs every micro-batch.
+    time.flops = cost.flops;
+    time.sent = tensor + pipeline + data;
+  } else {
+    // The graph is the last micro-batch and the step.
+    uint64_t everyMicroBatch =
+        layout.zero == 3   ? data
+        : layout.zero == 2 ? cost.sentOver(ProcessGroup::Data, "reduce_scatter")
+                           : 0;
+    time.flops = llvm::SaturatingMultiply(cost.flops, m);
+    time.sent = llvm::SaturatingAdd(
+        llvm::SaturatingMultiply(tensor + pipeline + everyMicroBatch, m),
+        data - everyMicroBatch);
+  }
+  time.compute = double(time.flops) / model.flopsPerSecond;
+  time.communication = double(time.sent) / model.bytesPerSecond;
+  if (layout.pipeline > 1)
+    time.bubble = (time.compute + time.communication) *
+                  double(layout.pipeline - 1) / double(microBatches);
+  return time;
+}
