@@ -36,7 +36,8 @@ std::vector<TensorLifetime> eagerTensors(FunctionOpInterface function,
   constexpr int64_t kForever = std::numeric_limits<int64_t>::max();
   std::vector<TensorLifetime> tensors;
   for (BlockArgument argument : function.getArguments())
-    if (ByteSize size = getByteSize(argument.getType()); size.ok())
+    if (ByteSize size = getByteSize(argument.getType());
+        size.ok() && !isHostArgument(function, argument.getArgNumber()))
       tensors.push_back({size.bytes, -1, kForever});
   std::optional<size_t> workspace;
   for (const LiveBuffer &buffer : liveness.getBuffers()) {
@@ -87,6 +88,10 @@ memplan::measureFunctionMemory(FunctionOpInterface function) {
     ByteSize size = getByteSize(argument.getType());
     if (!size.ok())
       continue; // index positions and other scalars
+    if (isHostArgument(function, argument.getArgNumber())) {
+      memory.host += size.bytes;
+      continue;
+    }
     std::optional<ArgumentRole> role =
         getArgumentRole(function, argument.getArgNumber());
     if (!role) {

@@ -80,6 +80,8 @@ void printTable(raw_ostream &os, const FunctionMemory &m,
     row("    gathered weights", m.gathered);
   row("  outputs (caller buffers)", m.outputs);
   row("  total", m.total());
+  if (m.host)
+    row("  host memory (not in the total)", m.host);
   if (cudaContext) {
     row("  CUDA context (runtime, unplanned)", cudaContext);
     row("  total with the CUDA context", m.total() + cudaContext);
@@ -128,6 +130,8 @@ void writeJson(raw_ostream &os, ArrayRef<FunctionMemory> functions,
           json.attribute("gradient_accumulator_bytes", m.gradientAccumulators);
         if (m.communicationBuffers)
           json.attribute("communication_buffer_bytes", m.communicationBuffers);
+        if (m.host)
+          json.attribute("host_bytes", m.host);
         json.attribute("other_argument_bytes", m.otherArguments);
         json.attribute("arena_bytes", m.arena);
         json.attribute("lower_bound_bytes", m.lowerBound);

@@ -127,6 +127,19 @@ private:
     std::string error;
   };
 
+  /// The cost of the graph of `generator`, generated and not planned.
+  std::optional<StepCost> countRank(const GeneratorOptions &generator) {
+    std::string error;
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        generateTransformer(&context, generator, error);
+    if (!module)
+      return std::nullopt;
+    auto functions = module->getOps<mlir::FunctionOpInterface>();
+    if (functions.empty())
+      return std::nullopt;
+    return countStepCost(*functions.begin());
+  }
+
   /// Generates, plans (--plan-offsets and --memplan-verify-plan) and
   /// measures the step at micro-batch `batch`.
   FailureOrProbe probe(int64_t batch) {
@@ -168,7 +181,8 @@ private:
     }
     const Layout &layout = *candidate.layout;
     int64_t microBatches = candidate.samplesPerReplica / batch;
-    applyLayout(layout, microBatches, generator);
+    int64_t plannedCount = plannedMicroBatches(layout, microBatches);
+    applyLayout(layout, plannedCount, generator);
     std::optional<Probe> best;
     std::optional<StepTime> slowest;
     for (int64_t stage : plannedStages(layout)) {
@@ -176,8 +190,21 @@ private:
       RankOrError planned = planRank(generator);
       if (!planned.rank)
         return {std::nullopt, planned.error};
-      StepTime time = estimateStepTime(layout, microBatches, planned.rank->cost,
-                                       options.costModel);
+      StepCost cost = planned.rank->cost;
+      if (plannedCount < microBatches) {
+        // The step's cost from one micro-batch more.
+        GeneratorOptions next = generator;
+        next.microBatches = plannedCount + 1;
+        std::optional<StepCost> nextCost = countRank(next);
+        if (!nextCost)
+          return {std::nullopt, "internal error: the step of " +
+                                    std::to_string(plannedCount + 1) +
+                                    " micro-batches cannot be generated"};
+        cost = extrapolateStepCost(cost, *nextCost,
+                                   uint64_t(microBatches - plannedCount));
+      }
+      StepTime time =
+          estimateStepTime(layout, microBatches, cost, options.costModel);
       // The step takes as long as its slowest stage.
       if (!slowest || time.total() > slowest->total())
         slowest = time;

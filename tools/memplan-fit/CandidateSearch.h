@@ -116,8 +116,8 @@ struct BatchSearchOptions {
 /// too, for the fastest. The premise holds among the steps that accumulate
 /// gradients over micro-batches; the step of one micro-batch (all of the
 /// replica's samples) keeps no accumulation buffer and may be smaller than
-/// those, so it is planned apart. Runs in its own MLIR context, so that candidates
-/// can be searched on several threads at once.
+/// those, so it is planned apart. Runs in its own MLIR context, so that
+/// candidates can be searched on several threads at once.
 Outcome searchCandidate(const Candidate &candidate,
                         const BatchSearchOptions &options);
 

@@ -16,7 +16,8 @@ using namespace memplan::gen;
 
 std::vector<Layout> memplan::fit::enumerateLayouts(int64_t gpus,
                                                    int64_t maxTensor,
-                                                   int64_t globalBatch) {
+                                                   int64_t globalBatch,
+                                                   bool offload) {
   std::vector<Layout> layouts;
   for (int64_t tensor = 1; tensor <= std::min(gpus, maxTensor); ++tensor) {
     if (gpus % tensor)
@@ -32,7 +33,10 @@ std::vector<Layout> memplan::fit::enumerateLayouts(int64_t gpus,
           continue;
         int64_t stages = data == 1 ? 0 : pipeline > 1 ? 1 : 3;
         for (int64_t zero = 0; zero <= stages; ++zero)
-          layouts.push_back({tensor, pipeline, data, zero, sequenceParallel});
+          for (bool offloaded : {false, true})
+            if (!offloaded || (offload && zero > 0))
+              layouts.push_back(
+                  {tensor, pipeline, data, zero, sequenceParallel, offloaded});
       }
     }
   }
@@ -47,6 +51,8 @@ std::string memplan::fit::describeLayout(const Layout &layout) {
           std::to_string(layout.data);
   if (layout.zero)
     text += ", ZeRO-" + std::to_string(layout.zero);
+  if (layout.offload)
+    text += " + offload";
   return text;
 }
 
@@ -58,6 +64,7 @@ void memplan::fit::applyLayout(const Layout &layout, int64_t microBatches,
   options.dataParallel.ranks = layout.data;
   options.dataParallel.rank = layout.data - 1;
   options.dataParallel.zeroStage = layout.zero;
+  options.dataParallel.offloadOptimizer = layout.offload;
   options.microBatches = microBatches;
   if (microBatches > 1 && layout.zero < 2 &&
       options.gradientBuffer == GradientBuffer::None)
@@ -70,6 +77,13 @@ std::vector<int64_t> memplan::fit::plannedStages(const Layout &layout) {
   return {0, layout.pipeline - 1};
 }
 
+int64_t memplan::fit::plannedMicroBatches(const Layout &layout,
+                                          int64_t microBatches) {
+  if (layout.pipeline == 1)
+    return microBatches;
+  return std::min(microBatches, layout.pipeline + 2);
+}
+
 double memplan::fit::peakFlopsPerSecond(int capability) {
   switch (capability) {
   case 70:
@@ -80,6 +94,20 @@ double memplan::fit::peakFlopsPerSecond(int capability) {
     return 362e12;
   case 90:
     return 989e12;
+  default:
+    return 0;
+  }
+}
+
+double memplan::fit::hostBytesPerSecond(int capability) {
+  switch (capability) {
+  case 70:
+    return 16e9;
+  case 80:
+  case 89:
+    return 32e9;
+  case 90:
+    return 64e9;
   default:
     return 0;
   }
@@ -109,10 +137,12 @@ StepTime memplan::fit::estimateStepTime(const Layout &layout,
   uint64_t tensor = cost.sentOver(ProcessGroup::Tensor);
   uint64_t pipeline = cost.sentOver(ProcessGroup::Pipeline);
   uint64_t data = cost.sentOver(ProcessGroup::Data);
+  uint64_t host = cost.sentOver(ProcessGroup::Host);
   if (layout.pipeline > 1) {
     // The stage's graph runs every micro-batch.
     time.flops = cost.flops;
     time.sent = tensor + pipeline + data;
+    time.host = host;
   } else {
     // The graph is the last micro-batch and the step.
     uint64_t everyMicroBatch =
@@ -123,11 +153,19 @@ StepTime memplan::fit::estimateStepTime(const Layout &layout,
     time.sent = llvm::SaturatingAdd(
         llvm::SaturatingMultiply(tensor + pipeline + everyMicroBatch, m),
         data - everyMicroBatch);
+    // Offloaded gradients go to the host as often as they are reduced.
+    uint64_t toHost = layout.zero >= 2
+                          ? cost.sentOver(ProcessGroup::Host, "copy_to_host")
+                          : 0;
+    time.host =
+        llvm::SaturatingAdd(llvm::SaturatingMultiply(toHost, m), host - toHost);
   }
   time.compute = double(time.flops) / model.flopsPerSecond;
   time.communication = double(time.sent) / model.bytesPerSecond;
+  if (time.host)
+    time.hostTransfer = double(time.host) / model.hostBytesPerSecond;
   if (layout.pipeline > 1)
-    time.bubble = (time.compute + time.communication) *
+    time.bubble = (time.compute + time.communication + time.hostTransfer) *
                   double(layout.pipeline - 1) / double(microBatches);
   return time;
 }

@@ -30,19 +30,22 @@ struct Layout {
   int64_t data = 1;     ///< data-parallel replicas
   int64_t zero = 0;     ///< ZeRO stage of the data-parallel step
   bool sequenceParallel = false;
+  /// ZeRO-Offload: the optimizer partition and its step on the host.
+  bool offload = false;
 };
 
 /// Every layout of `gpus` GPUs with tensor parallelism up to `maxTensor`
 /// whose data-parallel replicas divide `globalBatch`: each factorisation
 /// gpus = tensor x pipeline x data, with and without sequence parallelism
 /// when tensor > 1, and each ZeRO stage when data > 1 (0 and 1 with a
-/// pipeline, as DeepSpeed's pipeline engine allows). Layouts the model
-/// cannot take (heads or layers that do not split) are left to the
-/// generator, which says why.
+/// pipeline, as DeepSpeed's pipeline engine allows), each ZeRO stage also
+/// with its optimizer offloaded when `offload`. Layouts the model cannot
+/// take (heads or layers that do not split) are left to the generator,
+/// which says why.
 std::vector<Layout> enumerateLayouts(int64_t gpus, int64_t maxTensor,
-                                     int64_t globalBatch);
+                                     int64_t globalBatch, bool offload);
 
-/// "TP 2 + SP, PP 4, DP 1" or "DP 8, ZeRO-3".
+/// "TP 2 + SP, PP 4, DP 1" or "TP 1, PP 1, DP 8, ZeRO-3 + offload".
 std::string describeLayout(const Layout &layout);
 
 /// `options` for the rank of `layout` whose memory is largest for a
@@ -61,10 +64,20 @@ void applyLayout(const Layout &layout, int64_t microBatches,
 /// none is larger.
 std::vector<int64_t> plannedStages(const Layout &layout);
 
+/// The micro-batches a pipeline stage's graph is planned with for a step of
+/// `microBatches`: 1F1B repeats one forward and one backward pass in its
+/// steady state, so the stage's peak is reached within p + 2 micro-batches
+/// (warm-up, two steady rounds, cool-down) and a longer step repeats it;
+/// `ClusterFitTest` checks the peak against the full step's on every stage.
+/// The cost of the rest is extrapolated from one micro-batch more
+/// (extrapolateStepCost), which the test checks too.
+int64_t plannedMicroBatches(const Layout &layout, int64_t microBatches);
+
 /// The rates the cost model assumes.
 struct CostModel {
-  double flopsPerSecond = 0; ///< one GPU's peak for the activation type
-  double bytesPerSecond = 0; ///< one GPU's link bandwidth, each direction
+  double flopsPerSecond = 0;     ///< one GPU's peak for the activation type
+  double bytesPerSecond = 0;     ///< one GPU's link bandwidth, each direction
+  double hostBytesPerSecond = 0; ///< one GPU's link to its host (PCIe)
 };
 
 /// Peak dense tensor-core rate of a GPU generation for 16-bit types (bf16,
@@ -77,14 +90,22 @@ double peakFlopsPerSecond(int capability);
 /// no NVLink: PCIe 4.0 x16, 32 GB/s.
 double linkBytesPerSecond(int capability);
 
+/// The GPU's PCIe link to its host, per direction, or 0 when memplan has no
+/// figure: V100 16 (PCIe 3.0 x16), A100 and L40S 32 (4.0), H100 64 GB/s
+/// (5.0).
+double hostBytesPerSecond(int capability);
+
 /// A step's modelled time and what it is made of.
 struct StepTime {
   uint64_t flops = 0; ///< per GPU per step, recomputation included
-  uint64_t sent = 0;  ///< bytes per GPU per step
-  double compute = 0, communication = 0;
+  uint64_t sent = 0;  ///< bytes per GPU per step to other GPUs
+  uint64_t host = 0;  ///< bytes per GPU per step to and from its host
+  double compute = 0, communication = 0, hostTransfer = 0;
   /// The pipeline's fill and drain: (p - 1) / m of the stage's time.
   double bubble = 0;
-  double total() const { return compute + communication + bubble; }
+  double total() const {
+    return compute + communication + hostTransfer + bubble;
+  }
 };
 
 /// The cost model: a step runs at the peak rates, communication does not
@@ -95,7 +116,10 @@ struct StepTime {
 /// bytes count `microBatches` times, and its data-parallel bytes once
 /// (DDP and ZeRO-1 reduce when the step's gradients are complete), or once
 /// per micro-batch for what ZeRO-2 (reduce-scatter) and ZeRO-3 (every
-/// collective) run in each backward pass.
+/// collective) run in each backward pass. With offload, the reduced
+/// gradients go to the host as often as they are reduced, the updated
+/// share comes back once; the host's optimizer step takes no time in the
+/// model.
 StepTime estimateStepTime(const Layout &layout, int64_t microBatches,
                           const StepCost &cost, const CostModel &model);
 

@@ -146,8 +146,11 @@ void memplan::fit::writeClusterRows(llvm::json::OStream &out,
       out.attribute("plan_total_bytes", probe.memory.total());
       out.attribute("flops_per_gpu", probe.time.flops);
       out.attribute("sent_bytes_per_gpu", probe.time.sent);
+      out.attribute("host_bytes_per_gpu", probe.time.host);
+      out.attribute("host_memory_bytes", probe.memory.host);
       out.attribute("compute_seconds", probe.time.compute);
       out.attribute("communication_seconds", probe.time.communication);
+      out.attribute("host_transfer_seconds", probe.time.hostTransfer);
       out.attribute("bubble_seconds", probe.time.bubble);
       out.attribute("step_seconds", probe.time.total());
     });
@@ -162,6 +165,7 @@ void memplan::fit::writeClusterRows(llvm::json::OStream &out,
         out.attribute("pipeline_parallel", layout.pipeline);
         out.attribute("data_parallel", layout.data);
         out.attribute("zero_stage", layout.zero);
+        out.attribute("offload_optimizer", layout.offload);
         out.attribute("candidate", row.label);
         out.attribute("graphs_planned", row.outcome->graphs);
         if (!row.outcome->unavailable.empty()) {

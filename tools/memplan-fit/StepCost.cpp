@@ -23,6 +23,24 @@ uint64_t StepCost::sentOver(ProcessGroup group, llvm::StringRef name) const {
   return bytes;
 }
 
+StepCost memplan::fit::extrapolateStepCost(const StepCost &at,
+                                           const StepCost &next,
+                                           uint64_t steps) {
+  auto grow = [&](uint64_t from, uint64_t to) {
+    return llvm::SaturatingAdd(
+        from, llvm::SaturatingMultiply(to > from ? to - from : 0, steps));
+  };
+  StepCost cost;
+  cost.flops = grow(at.flops, next.flops);
+  for (const auto &[key, bytes] : next.sent) {
+    auto it = at.sent.find(key);
+    cost.sent[key] = grow(it == at.sent.end() ? 0 : it->second, bytes);
+  }
+  for (const auto &[key, bytes] : at.sent)
+    cost.sent.insert({key, bytes});
+  return cost;
+}
+
 StepCost memplan::fit::countStepCost(mlir::FunctionOpInterface function) {
   StepCost cost;
   function->walk([&](mlir::Operation *op) {

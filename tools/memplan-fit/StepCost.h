@@ -36,6 +36,12 @@ struct StepCost {
   uint64_t sentOver(ProcessGroup group, llvm::StringRef name = "") const;
 };
 
+/// `at` + `steps` x (`next` - `at`), field by field: the cost of a graph
+/// that repeats, `steps` repetitions beyond `at`, where `next` is one more.
+/// Fields of `next` below `at`'s count as equal.
+StepCost extrapolateStepCost(const StepCost &at, const StepCost &next,
+                             uint64_t steps);
+
 /// Sums what `function`'s ops state. Generic ops without `flops` count
 /// none (memplan-gen states them for the GEMMs and attention, which
 /// dominate; the element-wise rest is left out).

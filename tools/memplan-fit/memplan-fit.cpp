@@ -200,6 +200,16 @@ static llvm::cl::opt<std::string> linkBandwidth(
     llvm::cl::desc("With --gpus: bytes per second one GPU sends, such as "
                    "450GB (default: --gpu's NVLink, or PCIe without it)"),
     llvm::cl::cat(toolOptions));
+static llvm::cl::opt<std::string> hostBandwidth(
+    "host-bandwidth",
+    llvm::cl::desc("With --gpus: bytes per second between a GPU and its "
+                   "host, such as 64GB (default: --gpu's PCIe)"),
+    llvm::cl::cat(toolOptions));
+static llvm::cl::opt<bool> weighOffload(
+    "offload",
+    llvm::cl::desc("With --gpus: also weigh each ZeRO stage with its "
+                   "optimizer offloaded to the host (default true)"),
+    llvm::cl::init(true), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<unsigned>
     top("top",
         llvm::cl::desc("With --gpus: the layouts shown, fastest first "
@@ -259,8 +269,10 @@ static int reportLayouts(const GeneratorOptions &base,
      << (onPytorch ? "PyTorch's max_memory_reserved" : "memplan's plan")
      << ")\n"
      << "cost model: " << llvm::format("%.0f", costModel.flopsPerSecond / 1e12)
-     << " TFLOP/s and " << llvm::format("%.0f", costModel.bytesPerSecond / 1e9)
-     << " GB/s per GPU, communication not overlapped, 1F1B bubble\n";
+     << " TFLOP/s, " << llvm::format("%.0f", costModel.bytesPerSecond / 1e9)
+     << " GB/s between GPUs, "
+     << llvm::format("%.0f", costModel.hostBytesPerSecond / 1e9)
+     << " GB/s to the host, no overlap, 1F1B bubble\n";
   printClusterTable(os, ranked, top, gpuMemory);
   unsigned graphs = 0;
   for (const Outcome &outcome : outcomes)
@@ -282,6 +294,7 @@ static int reportLayouts(const GeneratorOptions &base,
       out.attribute("fit_on", fitOn);
       out.attribute("flops_per_second", costModel.flopsPerSecond);
       out.attribute("link_bytes_per_second", costModel.bytesPerSecond);
+      out.attribute("host_bytes_per_second", costModel.hostBytesPerSecond);
       out.attribute("graphs_planned", graphs);
       writeClusterRows(out, ranked, gpuMemory);
     });
@@ -385,10 +398,11 @@ int main(int argc, char **argv) {
   if (!cluster &&
       (globalBatch.getNumOccurrences() ||
        maxTensorParallel.getNumOccurrences() || gpuFlops.getNumOccurrences() ||
-       linkBandwidth.getNumOccurrences() || top.getNumOccurrences()))
+       linkBandwidth.getNumOccurrences() || hostBandwidth.getNumOccurrences() ||
+       weighOffload.getNumOccurrences() || top.getNumOccurrences()))
     return fail("--global-batch, --max-tensor-parallel, --gpu-flops, "
-                "--link-bandwidth and --top weigh layouts over several GPUs: "
-                "give --gpus N with N above 1");
+                "--link-bandwidth, --host-bandwidth, --offload and --top weigh "
+                "layouts over several GPUs: give --gpus N with N above 1");
   if (cluster) {
     if (!train)
       return fail("--gpus weighs the layouts of a training step; give --mode "
@@ -420,6 +434,18 @@ int main(int argc, char **argv) {
     if (costModel.bytesPerSecond == 0)
       return fail("memplan has no link bandwidth for " + gpuName +
                   "; give --link-bandwidth");
+    if (!hostBandwidth.empty()) {
+      std::optional<uint64_t> bandwidth = parseByteSize(hostBandwidth);
+      if (!bandwidth)
+        return fail("cannot read --host-bandwidth '" + hostBandwidth +
+                    "'; expected bytes per second such as 64GB");
+      costModel.hostBytesPerSecond = double(*bandwidth);
+    } else {
+      costModel.hostBytesPerSecond = hostBytesPerSecond(*capability);
+    }
+    if (costModel.hostBytesPerSecond == 0)
+      return fail("memplan has no host link bandwidth for " + gpuName +
+                  "; give --host-bandwidth");
   }
   if (!train && (!methodNames.empty() || !checkpointingNames.empty()))
     return fail("--methods and --checkpointing choose how a training step "
@@ -500,12 +526,7 @@ int main(int argc, char **argv) {
   // Several GPUs: every candidate in every layout.
   if (cluster) {
     std::vector<Layout> layouts =
-        enumerateLayouts(gpus, maxTensorParallel, globalBatch);
-    if (layouts.empty())
-      return fail(
-          "no layout of " + llvm::Twine(gpus.getValue()) +
-          " GPUs has a data-parallel size that divides --global-batch " +
-          llvm::Twine(globalBatch.getValue()));
+        enumerateLayouts(gpus, maxTensorParallel, globalBatch, weighOffload);
     std::vector<Candidate> expanded;
     for (const Layout &layout : layouts)
       for (const Candidate &candidate : candidates) {

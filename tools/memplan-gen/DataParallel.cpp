@@ -131,20 +131,53 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
     trainable += g.typeOf(weight).getNumElements();
   int64_t share = GraphBuilder::shareOf(trainable, dp.ranks, dp.rank);
 
+  // With ZeRO-Offload the reduced gradients of this rank's share go to an
+  // f32 partition in the host's memory (DeepSpeed's CPU copy of the fp32
+  // gradients), where the step reads them.
+  const bool offload = dp.offloadOptimizer;
+  Value hostGradients;
+  if (offload)
+    hostGradients = g.argument({share}, f32, ArgumentRole::GradientAccumulator,
+                               "zero.grads", /*host=*/true);
+  auto copyToHost = [&](Value reduced, int64_t bytes) {
+    hostGradients =
+        g.communicate(GraphBuilder::Transfer::ToHost,
+                      memplan::ProcessGroup::Host, 1, {reduced, hostGradients},
+                      {hostGradients.getType()}, {ResultRole::Gradient}, {1},
+                      bytes)
+            .front();
+  };
+
   // The reduction. The step reads `sources`: every full gradient buffer
-  // (stage 1) or this rank's gradient partition (stages 2 and 3).
+  // (stage 1) or this rank's gradient partition (stages 2 and 3), or with
+  // offload the host's partition.
   SmallVector<Value> sources;
   if (dp.zeroStage == 1) {
     // P_os: full gradients, accumulated in their buffers (by the caller)
     // and all-reduced once the backward pass is done.
+    int64_t begin = 0;
+    for (int64_t rank = 0; rank < dp.rank; ++rank)
+      begin += GraphBuilder::shareOf(trainable, dp.ranks, rank);
+    int64_t end = begin + share, offset = 0;
     for (auto &[weight, gradient] : gradients) {
       Type type = gradient.getType();
-      sources.push_back(g.communicate(GraphBuilder::Transfer::AllReduce,
-                                      memplan::ProcessGroup::Data, dp.ranks,
-                                      {gradient}, {type},
-                                      {ResultRole::Gradient}, {0})
-                            .front());
+      Value reduced =
+          g.communicate(GraphBuilder::Transfer::AllReduce,
+                        memplan::ProcessGroup::Data, dp.ranks, {gradient},
+                        {type}, {ResultRole::Gradient}, {0})
+              .front();
+      int64_t elements = g.typeOf(gradient).getNumElements();
+      // The part of this gradient in the rank's share of the flat partition.
+      int64_t mine = std::max<int64_t>(0, std::min(end, offset + elements) -
+                                              std::max(begin, offset));
+      offset += elements;
+      if (!offload)
+        sources.push_back(reduced);
+      else if (mine)
+        copyToHost(reduced, mine * reducedGradientBytes(o));
     }
+    if (offload)
+      sources.push_back(hostGradients);
   } else {
     // P_os+g: DeepSpeed's reduction bucket (ipg_buffer, reduce_bucket_size
     // elements, allocated once): each gradient copied in as it is computed;
@@ -152,30 +185,47 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
     // this rank's gradient partition. A gradient larger than the bucket is
     // reduce-scattered from where it is.
     int64_t capacity = dp.bucketBytes / reducedGradientBytes(o);
-    Value partition = g.argument(
-        {share}, gradientType, ArgumentRole::GradientAccumulator, "zero.grads");
+    Value partition;
+    if (!offload)
+      partition = g.argument({share}, gradientType,
+                             ArgumentRole::GradientAccumulator, "zero.grads");
     Value bucket = g.argument({capacity}, gradientType,
                               ArgumentRole::CommunicationBuffer, "zero.bucket");
     int64_t filled = 0;
-    // The bucket's filled part is what is reduced.
+    // The bucket's filled part is what is reduced. With offload the
+    // reduction stays in place (the result is what `from` holds next), and
+    // this rank's part of it goes to the host.
     auto reduceScatter = [&](Value from, int64_t elements) {
+      int64_t bytes = elements * reducedGradientBytes(o);
+      if (offload) {
+        Value reduced =
+            g.communicate(GraphBuilder::Transfer::ReduceScatter,
+                          memplan::ProcessGroup::Data, dp.ranks, {from},
+                          {from.getType()}, {ResultRole::Gradient}, {0}, bytes)
+                .front();
+        copyToHost(reduced, GraphBuilder::shareOf(elements, dp.ranks, dp.rank) *
+                                reducedGradientBytes(o));
+        return reduced;
+      }
       partition = g.communicate(GraphBuilder::Transfer::ReduceScatter,
                                 memplan::ProcessGroup::Data, dp.ranks,
                                 {from, partition}, {partition.getType()},
-                                {ResultRole::Gradient}, {1},
-                                elements * reducedGradientBytes(o))
+                                {ResultRole::Gradient}, {1}, bytes)
                       .front();
+      return from;
     };
     for (size_t i : productionOrder(gradients)) {
       Value gradient = gradients[i].second;
       int64_t elements = g.typeOf(gradient).getNumElements();
       g.buildAfter(gradient, [&] {
         if (filled > 0 && filled + elements > capacity) {
-          reduceScatter(bucket, filled);
+          bucket = reduceScatter(bucket, filled);
           filled = 0;
         }
-        if (elements > capacity)
-          return reduceScatter(gradient, elements);
+        if (elements > capacity) {
+          reduceScatter(gradient, elements);
+          return;
+        }
         bucket = g.generic("bucket_copy", {bucket, gradient},
                            {bucket.getType()}, {ResultRole::Gradient}, 0, {0})
                      .front();
@@ -184,7 +234,7 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
     }
     if (filled > 0)
       reduceScatter(bucket, filled);
-    sources.push_back(partition);
+    sources.push_back(offload ? hostGradients : partition);
   }
 
   // The optimizer's states for this rank's share, one flat tensor each.
@@ -193,8 +243,8 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
   SmallVector<int64_t> aliases;
   auto state = [&](ArgumentRole role, const char *name, int64_t size,
                    Type element) {
-    operands.push_back(
-        g.argument({size}, element, role, std::string("zero.") + name));
+    operands.push_back(g.argument({size}, element, role,
+                                  std::string("zero.") + name, offload));
     types.push_back(operands.back().getType());
     aliases.push_back(operands.size() - 1);
   };
@@ -222,14 +272,16 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
     llvm_unreachable("rejected with ZeRO");
   }
   Value master;
-  if (!act.isF32()) {
+  // Offloaded, the host keeps an f32 copy of the share even for f32
+  // weights: the step runs there.
+  if (!act.isF32() || offload) {
     state(ArgumentRole::MasterWeight, "master", share, f32);
     master = operands.back();
   }
   // Stage 3 writes its share of the weights in place; stages 1 and 2 write
   // the same share of the full weights, then all-gather them.
   Value partition = g.getShardedPartition();
-  if (dp.zeroStage == 3 && partition) {
+  if (dp.zeroStage == 3 && partition && !offload) {
     operands.push_back(partition);
     types.push_back(partition.getType());
     aliases.push_back(operands.size() - 1);
@@ -246,14 +298,35 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
   int64_t scratch = stepped * reducedGradientBytes(o);
   if (!gradientType.isF32())
     scratch += stepped * 4;
+  // Offloaded, the step is the host's (its temporaries too).
+  std::string step =
+      offload ? "zero_cpu_" + std::string(kind).substr(5) : std::string(kind);
   SmallVector<ResultRole> roles(types.size(), ResultRole::Activation);
   SmallVector<Value> updated =
-      g.generic(kind, operands, types, roles, scratch, aliases);
-  if (dp.zeroStage == 3)
-    return;
+      g.generic(step, operands, types, roles, offload ? 0 : scratch, aliases);
   if (master)
     master = updated[llvm::find(operands, master) - operands.begin() -
                      sources.size()];
+  if (offload) {
+    // The updated share back to the GPU, in the weights' type: into the
+    // weight partition (stage 3), or a buffer the all-gather reads.
+    int64_t bytes = share * (act.getIntOrFloatBitWidth() / 8);
+    if (dp.zeroStage == 3) {
+      if (partition)
+        g.communicate(GraphBuilder::Transfer::ToDevice,
+                      memplan::ProcessGroup::Host, 1, {master, partition},
+                      {partition.getType()}, {ResultRole::Activation}, {1},
+                      bytes);
+      return;
+    }
+    master =
+        g.communicate(GraphBuilder::Transfer::ToDevice,
+                      memplan::ProcessGroup::Host, 1, {master},
+                      {g.tensorType({share}, act)}, {ResultRole::Activation})
+            .front();
+  }
+  if (dp.zeroStage == 3)
+    return;
   SmallVector<Value> weights;
   SmallVector<Type> weightTypes;
   SmallVector<int64_t> weightAliases;
@@ -296,6 +369,12 @@ std::string memplan::gen::checkDataParallel(const GeneratorOptions &o) {
            "--data-parallel N with N above 1";
   if (dp.gradientAsBucketView && (dp.zeroStage != 0 || dp.ranks == 1))
     return "--grad-as-bucket-view is DDP's (--data-parallel N, --zero 0)";
+  if (dp.offloadOptimizer && (!train || dp.zeroStage == 0))
+    return "--offload-optimizer moves ZeRO's optimizer partition to the host: "
+           "give --mode train and --zero 1, 2 or 3";
+  if (dp.offloadOptimizer && o.optimizer != Optimizer::AdamW)
+    return "--offload-optimizer runs DeepSpeed's CPU Adam: give --optimizer "
+           "adamw";
   if (dp.zeroStage == 0)
     return "";
   if (train && o.optimizer == Optimizer::Adafactor)

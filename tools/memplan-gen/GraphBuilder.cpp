@@ -32,9 +32,10 @@ GraphBuilder::GraphBuilder(MLIRContext *context, StringRef functionName)
 }
 
 Value GraphBuilder::argument(ArrayRef<int64_t> shape, Type element,
-                             ArgumentRole role, StringRef name) {
+                             ArgumentRole role, StringRef name, bool host) {
   argumentRoles.push_back(role);
   argumentNames.push_back(name.str());
+  argumentOnHost.push_back(host);
   return function.getBody().front().addArgument(
       RankedTensorType::get(shape, element), loc);
 }
@@ -42,6 +43,7 @@ Value GraphBuilder::argument(ArrayRef<int64_t> shape, Type element,
 Value GraphBuilder::indexArgument(StringRef name) {
   argumentRoles.push_back(ArgumentRole::Input);
   argumentNames.push_back(name.str());
+  argumentOnHost.push_back(false);
   return function.getBody().front().addArgument(builder.getIndexType(), loc);
 }
 
@@ -149,6 +151,14 @@ GraphBuilder::communicate(Transfer transfer, ProcessGroup group, int64_t ranks,
     break;
   case Transfer::Receive:
     name = "recv";
+    break;
+  case Transfer::ToHost:
+    name = "copy_to_host";
+    sent = wholeBytes >= 0 ? wholeBytes : bytesOf(operands.front().getType());
+    break;
+  case Transfer::ToDevice:
+    name = "copy_to_device";
+    sent = wholeBytes >= 0 ? wholeBytes : bytesOf(resultTypes);
     break;
   }
   SmallVector<Value> results =
@@ -814,6 +824,7 @@ void GraphBuilder::eraseShardedArguments() {
     if (erase.test(i)) {
       argumentRoles.erase(argumentRoles.begin() + i);
       argumentNames.erase(argumentNames.begin() + i);
+      argumentOnHost.erase(argumentOnHost.begin() + i);
     }
   frozenArguments.clear(); // numbers changed; no gradient is taken anymore
 }
@@ -973,13 +984,18 @@ OwningOpRef<ModuleOp> GraphBuilder::finish(ValueRange results) {
   // layers took 8.8 s and 2.3 GB).
   SmallVector<DictionaryAttr> argumentAttrs;
   argumentAttrs.reserve(entry.getNumArguments());
-  for (unsigned i = 0; i < entry.getNumArguments(); ++i)
-    argumentAttrs.push_back(builder.getDictionaryAttr(
-        {builder.getNamedAttr(
-             MemPlanDialect::RoleAttrHelper::getNameStr(),
-             ArgumentRoleAttr::get(builder.getContext(), argumentRoles[i])),
-         builder.getNamedAttr(MemPlanDialect::NameAttrHelper::getNameStr(),
-                              builder.getStringAttr(argumentNames[i]))}));
+  for (unsigned i = 0; i < entry.getNumArguments(); ++i) {
+    SmallVector<NamedAttribute> attributes = {
+        builder.getNamedAttr(
+            MemPlanDialect::RoleAttrHelper::getNameStr(),
+            ArgumentRoleAttr::get(builder.getContext(), argumentRoles[i])),
+        builder.getNamedAttr(MemPlanDialect::NameAttrHelper::getNameStr(),
+                             builder.getStringAttr(argumentNames[i]))};
+    if (argumentOnHost[i])
+      attributes.push_back(builder.getNamedAttr(
+          MemPlanDialect::HostAttrHelper::getNameStr(), builder.getUnitAttr()));
+    argumentAttrs.push_back(builder.getDictionaryAttr(attributes));
+  }
   function.setAllArgAttrs(argumentAttrs);
   if (recomputedFlops)
     MemPlanDialect::RecomputedFlopsAttrHelper(context).setAttr(

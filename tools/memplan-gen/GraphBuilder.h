@@ -43,8 +43,11 @@ public:
 
   /// A function argument with a role (weight, input, kv_cache,
   /// optimizer_state, master_weight) and a name.
+  /// A new argument; `host`: in the host's memory (memplan.host), not the
+  /// GPU's.
   mlir::Value argument(llvm::ArrayRef<int64_t> shape, mlir::Type element,
-                       memplan::ArgumentRole role, llvm::StringRef name);
+                       memplan::ArgumentRole role, llvm::StringRef name,
+                       bool host = false);
   mlir::Value indexArgument(llvm::StringRef name);
   /// Makes a weight argument frozen (LoRA's base weights): it gets no
   /// gradient, and nothing is kept or computed for one.
@@ -120,7 +123,15 @@ public:
   mlir::Value sequenceParallelReduceScatter(mlir::Value partial, int64_t ranks);
 
   /// What a communication op does, for the bytes it sends.
-  enum class Transfer { AllReduce, AllGather, ReduceScatter, Send, Receive };
+  enum class Transfer {
+    AllReduce,
+    AllGather,
+    ReduceScatter,
+    Send,
+    Receive,
+    ToHost,
+    ToDevice
+  };
   /// A generic op that communicates: `transfer` over the `ranks` GPUs of
   /// `group`, named all_reduce, all_gather, reduce_scatter, send or recv,
   /// and marked (`comm`) with the bytes this GPU sends as NCCL's ring
@@ -129,7 +140,9 @@ public:
   /// first operand (the whole) for a reduce-scatter, its first operand for
   /// a send, nothing for a receive (its sender counts it). `wholeBytes`,
   /// when not negative, is the whole instead, for a buffer that runs
-  /// partly filled (ZeRO's reduction bucket).
+  /// partly filled (ZeRO's reduction bucket). ToHost (copy_to_host) and
+  /// ToDevice (copy_to_device) move their first operand's bytes or their
+  /// results' (or `wholeBytes`) over the `host` link.
   llvm::SmallVector<mlir::Value>
   communicate(Transfer transfer, memplan::ProcessGroup group, int64_t ranks,
               mlir::ValueRange operands, mlir::TypeRange resultTypes,
@@ -277,6 +290,7 @@ private:
   mlir::Location loc;
   std::vector<memplan::ArgumentRole> argumentRoles;
   std::vector<std::string> argumentNames;
+  std::vector<bool> argumentOnHost;
   llvm::DenseSet<unsigned> frozenArguments;
   /// Op results that depend on a trainable weight, found when the backward
   /// pass starts.

@@ -101,6 +101,12 @@ struct DataParallelOptions {
   int64_t bucketBytes = 0; ///< 0: the default of the stage
   bool gradientAsBucketView = false;
   bool prefetch = true; ///< stage 3: gather the next unit while one runs
+  /// ZeRO-Offload (DeepSpeed's offload_optimizer to the CPU): the f32
+  /// master share, the optimizer states and an f32 gradient partition live
+  /// in the host's memory (memplan.host arguments), and the step runs there
+  /// (DeepSpeed's CPU Adam). The reduced gradients are copied to the host
+  /// (copy_to_host), the updated share back (copy_to_device).
+  bool offloadOptimizer = false;
 };
 
 /// Tensor parallelism as Megatron-LM runs it, the graph of one of `ranks`

@@ -227,6 +227,13 @@ static llvm::cl::opt<bool> zeroPrefetch(
                    "(default true; --zero-prefetch=false gathers each layer "
                    "when it starts)"),
     llvm::cl::init(true), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<bool> offloadOptimizer(
+    "offload-optimizer",
+    llvm::cl::desc("ZeRO 1-3: the optimizer partition (f32 master share, "
+                   "AdamW's states, f32 gradients) in the host's memory and "
+                   "the step on the CPU, as DeepSpeed's offload_optimizer "
+                   "runs it; reported as host memory, not in the total"),
+    llvm::cl::init(false), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<int64_t> tensorParallel(
     "tensor-parallel",
     llvm::cl::desc("GPUs each layer is split over, as Megatron-LM does "
@@ -391,6 +398,7 @@ int main(int argc, char **argv) {
   options.dataParallel.bucketBytes = bucketSize;
   options.dataParallel.gradientAsBucketView = gradAsBucketView;
   options.dataParallel.prefetch = zeroPrefetch;
+  options.dataParallel.offloadOptimizer = offloadOptimizer;
   if (zeroPrefetch.getNumOccurrences() && zeroStage != 3)
     return fail("--zero-prefetch chooses when ZeRO-3 gathers weights; give "
                 "--zero 3");
@@ -520,6 +528,8 @@ int main(int argc, char **argv) {
       output->os() << " --grad-as-bucket-view";
     if (dp.zeroStage == 3 && !dp.prefetch)
       output->os() << " --zero-prefetch=false";
+    if (dp.offloadOptimizer)
+      output->os() << " --offload-optimizer";
   }
   output->os() << " --matmul-workspace " << options.matmulWorkspace << "\n";
   module->print(output->os());

@@ -127,6 +127,56 @@ TEST_F(ClusterFitTest, NoMiddlePipelineStageIsLargerThanTheFirstOrLast) {
   }
 }
 
+TEST_F(ClusterFitTest, LongPipelineStepsRepeatThePlannedOnes) {
+  // A stage's step of m micro-batches is planned with
+  // plannedMicroBatches(m) of them and its cost extrapolated from one more:
+  // both must be the full step's, exactly, on every stage.
+  for (GeneratorOptions base : {training("gpt2-small"), smallLlama()}) {
+    base.layers = 8;
+    for (int64_t stages : {2, 4})
+      for (Checkpointing checkpointing :
+           {Checkpointing::None, Checkpointing::Full})
+        for (int64_t zero : {0, 1, 2}) {
+          Layout layout;
+          layout.pipeline = stages;
+          layout.data = 2;
+          layout.zero = std::min<int64_t>(zero, 1);
+          layout.offload = zero == 2; // ZeRO-1 with offload
+          for (int64_t microBatches : {stages + 3, 2 * stages + 5}) {
+            int64_t planned = plannedMicroBatches(layout, microBatches);
+            ASSERT_LT(planned, microBatches);
+            GeneratorOptions full = base, shorter = base, next = base;
+            full.checkpointing = shorter.checkpointing = next.checkpointing =
+                checkpointing;
+            applyLayout(layout, microBatches, full);
+            applyLayout(layout, planned, shorter);
+            applyLayout(layout, planned + 1, next);
+            for (int64_t stage = 0; stage < stages; ++stage) {
+              SCOPED_TRACE(base.model.name + ", stage " +
+                           std::to_string(stage) + " of " +
+                           std::to_string(stages) + ", " +
+                           std::to_string(microBatches) +
+                           " micro-batches, zero " + std::to_string(zero));
+              full.pipeline.stage = shorter.pipeline.stage =
+                  next.pipeline.stage = stage;
+              EXPECT_EQ(plannedTotal(shorter), plannedTotal(full));
+              mlir::OwningOpRef<mlir::ModuleOp> fullModule = generate(full),
+                                                shortModule = generate(shorter),
+                                                nextModule = generate(next);
+              ASSERT_TRUE(fullModule && shortModule && nextModule);
+              StepCost counted = countStepCost(function(*fullModule));
+              StepCost extrapolated =
+                  extrapolateStepCost(countStepCost(function(*shortModule)),
+                                      countStepCost(function(*nextModule)),
+                                      uint64_t(microBatches - planned));
+              EXPECT_EQ(extrapolated.flops, counted.flops);
+              EXPECT_EQ(extrapolated.sent, counted.sent);
+            }
+          }
+        }
+  }
+}
+
 TEST_F(ClusterFitTest, FitsExactlyWhenTheGpuHoldsThePlannedPeak) {
   GeneratorOptions base = training("gpt2-small");
   base.layers = 2;
@@ -248,6 +298,20 @@ TEST_F(ClusterFitTest, StepTimeCountsWhatEachMicroBatchRuns) {
   EXPECT_DOUBLE_EQ(zero3.compute, 4.0);
   EXPECT_DOUBLE_EQ(zero3.communication, 44.4);
   EXPECT_DOUBLE_EQ(zero3.bubble, 0);
+  // Offload: the reduced gradients go to the host each time ZeRO-2 and -3
+  // reduce them (every micro-batch), once for ZeRO-1; the update comes
+  // back once.
+  cost.sent[{ProcessGroup::Host, "copy_to_host"}] = 20;
+  cost.sent[{ProcessGroup::Host, "copy_to_device"}] = 200;
+  model.hostBytesPerSecond = 10;
+  layout.offload = true;
+  for (int64_t zero : {1, 2, 3}) {
+    layout.zero = zero;
+    StepTime time = estimateStepTime(layout, 4, cost, model);
+    EXPECT_EQ(time.host, (zero == 1 ? 20u : 4 * 20u) + 200u);
+    EXPECT_DOUBLE_EQ(time.hostTransfer, double(time.host) / 10);
+  }
+  layout.offload = false;
   // A pipeline stage's graph holds every micro-batch; 1F1B idles p - 1 of
   // its m micro-batch times.
   layout.zero = 1;
@@ -255,7 +319,8 @@ TEST_F(ClusterFitTest, StepTimeCountsWhatEachMicroBatchRuns) {
   StepTime stage = estimateStepTime(layout, 6, cost, model);
   EXPECT_EQ(stage.flops, 1000u);
   EXPECT_EQ(stage.sent, 1110u);
-  EXPECT_DOUBLE_EQ(stage.bubble, (1.0 + 11.1) * 3 / 6);
+  EXPECT_EQ(stage.host, 220u);
+  EXPECT_DOUBLE_EQ(stage.bubble, (1.0 + 11.1 + 22.0) * 3 / 6);
 }
 
 TEST_F(ClusterFitTest, LayoutsAreTheFactorisationsOfTheGpus) {
@@ -264,14 +329,21 @@ TEST_F(ClusterFitTest, LayoutsAreTheFactorisationsOfTheGpus) {
   // TP 1: (PP 1, DP 8) 4, (2, 4) 2, (4, 2) 2, (8, 1) 1 = 9;
   // TP 2: (1, 4) 4, (2, 2) 2, (4, 1) 1 = 7, twice; TP 4: (1, 2) 4,
   // (2, 1) 1 = 5, twice; TP 8: 1, twice.
-  EXPECT_EQ(enumerateLayouts(8, 8, 8).size(), size_t(9 + 14 + 10 + 2));
+  EXPECT_EQ(enumerateLayouts(8, 8, 8, false).size(), size_t(9 + 14 + 10 + 2));
+  // With offload, each layout with a ZeRO stage once more: TP 1: (1, 8)
+  // 3, (2, 4) 1, (4, 2) 1; TP 2: (1, 4) 3, (2, 2) 1, twice; TP 4: (1, 2)
+  // 3, twice.
+  std::vector<Layout> offloaded = enumerateLayouts(8, 8, 8, true);
+  EXPECT_EQ(offloaded.size(), size_t(35 + 5 + 8 + 6));
+  for (const Layout &layout : offloaded)
+    EXPECT_TRUE(!layout.offload || layout.zero > 0);
   // Data parallelism must divide the global batch of 2: DP 1 or 2.
-  for (const Layout &layout : enumerateLayouts(8, 8, 2))
+  for (const Layout &layout : enumerateLayouts(8, 8, 2, true))
     EXPECT_LE(layout.data, 2);
   // At most 2 GPUs per layer.
-  for (const Layout &layout : enumerateLayouts(8, 2, 8))
+  for (const Layout &layout : enumerateLayouts(8, 2, 8, true))
     EXPECT_LE(layout.tensor, 2);
-  for (const Layout &layout : enumerateLayouts(12, 8, 12))
+  for (const Layout &layout : enumerateLayouts(12, 8, 12, true))
     EXPECT_EQ(layout.tensor * layout.pipeline * layout.data, 12);
 }
 

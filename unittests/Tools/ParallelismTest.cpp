@@ -39,6 +39,7 @@ struct RoleBytes {
   std::map<ArgumentRole, uint64_t> bytes;
   std::vector<std::string> weightNames;
   std::map<std::string, int64_t> weightElements;
+  uint64_t host = 0; ///< arguments in the host's memory, any role
   uint64_t operator[](ArgumentRole role) const {
     auto it = bytes.find(role);
     return it == bytes.end() ? 0 : it->second;
@@ -67,6 +68,10 @@ protected:
       ByteSize size = getByteSize(argument.getType());
       if (!role || !size.ok())
         continue;
+      if (isHostArgument(function, argument.getArgNumber())) {
+        result.host += size.bytes;
+        continue;
+      }
       result.bytes[*role] += size.bytes;
       if (*role == ArgumentRole::Weight) {
         std::string name = function
@@ -202,6 +207,33 @@ TEST_F(ParallelismTest, ZeroShardsAddUpWithLora) {
   options.loraRank = 8;
   for (int64_t stage : {1, 2, 3})
     checkShards(options, 7, stage);
+}
+
+TEST_F(ParallelismTest, OffloadMovesTheOptimizerPartitionToTheHost) {
+  // ZeRO-Offload: over all ranks the host holds an f32 gradient partition,
+  // AdamW's two states and an f32 master copy, 16 bytes per trained weight;
+  // no GPU keeps an optimizer state or a master weight, nor (stages 2 and
+  // 3) a gradient partition. Five ranks: uneven shares.
+  GeneratorOptions options = training("gpt2-small", 2);
+  uint64_t trained = generate(options)[ArgumentRole::Weight] / 2; // bf16
+  for (int64_t stage : {1, 2, 3}) {
+    SCOPED_TRACE("stage " + std::to_string(stage));
+    uint64_t host = 0;
+    for (int64_t rank = 0; rank < 5; ++rank) {
+      GeneratorOptions sharded = options;
+      sharded.dataParallel.ranks = 5;
+      sharded.dataParallel.rank = rank;
+      sharded.dataParallel.zeroStage = stage;
+      sharded.dataParallel.offloadOptimizer = true;
+      RoleBytes bytes = generate(sharded);
+      EXPECT_EQ(bytes[ArgumentRole::OptimizerState], 0u);
+      EXPECT_EQ(bytes[ArgumentRole::MasterWeight], 0u);
+      if (stage >= 2)
+        EXPECT_EQ(bytes[ArgumentRole::GradientAccumulator], 0u);
+      host += bytes.host;
+    }
+    EXPECT_EQ(host, 16 * trained);
+  }
 }
 
 TEST_F(ParallelismTest, GatheredWeightsAreReleasedOnceAndNotReadAfter) {

@@ -33,6 +33,9 @@ struct FunctionMemory {
   /// Persistent buckets of data-parallel gradient reduction (DDP's buckets,
   /// ZeRO's reduction bucket).
   uint64_t communicationBuffers = 0;
+  /// Arguments in the host's memory (memplan.host: ZeRO-Offload's optimizer
+  /// partition), whatever their role: not device memory, not in the total.
+  uint64_t host = 0;
   uint64_t arena = 0, lowerBound = 0, withoutReuse = 0, bufferCount = 0;
   /// The same tensors in PyTorch's caching allocator (a model).
   CachingAllocatorPeaks pytorch;

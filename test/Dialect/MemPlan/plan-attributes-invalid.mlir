@@ -153,3 +153,10 @@ func.func @roles(%w: tensor<4xf32> {memplan.role = #memplan.role<weight>},
   %2 = memplan.gelu %w {memplan.result_roles = [#memplan.result_role<loss>]} : tensor<4xf32>
   return
 }
+
+// -----
+
+// expected-error @+1 {{'memplan.host' of argument #0 takes no value}}
+func.func @host_value(%x: tensor<4xf32> {memplan.host = 1 : i64}) {
+  return
+}

@@ -42,8 +42,7 @@ CommunicationAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (ranks < 1)
     return emitError() << "a process group has at least 1 GPU, not " << ranks;
   if (sentBytes < 0)
-    return emitError() << "sent_bytes must not be negative, not "
-                       << sentBytes;
+    return emitError() << "sent_bytes must not be negative, not " << sentBytes;
   return success();
 }
 
@@ -170,7 +169,8 @@ LogicalResult MemPlanDialect::verifyRegionArgAttribute(Operation *op,
     return success();
   }
   if (name == ArenaAttrHelper::getNameStr() ||
-      name == RecomputedAttrHelper::getNameStr()) {
+      name == RecomputedAttrHelper::getNameStr() ||
+      name == HostAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' of argument #" << argIndex
                              << " takes no value";

@@ -22,6 +22,11 @@ memplan::getArgumentRole(FunctionOpInterface function, unsigned index) {
   return std::nullopt;
 }
 
+bool memplan::isHostArgument(FunctionOpInterface function, unsigned index) {
+  return function.getArgAttr(
+             index, MemPlanDialect::HostAttrHelper::getNameStr()) != nullptr;
+}
+
 ResultRole memplan::getResultRole(OpResult result) {
   Operation *op = result.getOwner();
   ArrayAttr roles =

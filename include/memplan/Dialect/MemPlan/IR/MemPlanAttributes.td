@@ -44,6 +44,7 @@ def MemPlan_ProcessGroup : I32EnumAttr<"ProcessGroup",
   I32EnumAttrCase<"Data", 0, "data">,
   I32EnumAttrCase<"Tensor", 1, "tensor">,
   I32EnumAttrCase<"Pipeline", 2, "pipeline">,
+  I32EnumAttrCase<"Host", 3, "host">,
 ]> {
   let cppNamespace = "::memplan";
   let genSpecializedAttr = 0;
@@ -71,8 +72,10 @@ def MemPlan_CommunicationAttr
   let summary = "The process group of a communication op and what it sends";
   let description = [{
     `group` is the process group (the data-parallel, tensor-parallel or
-    pipeline GPUs), `ranks` the GPUs in it, and `sent_bytes` the bytes this
-    GPU sends over its links each time the op runs, as its producer
+    pipeline GPUs), or `host` for a copy between the GPU and its host's
+    memory (PCIe; `ranks` = 1), `ranks` the GPUs in it, and `sent_bytes`
+    the bytes this GPU sends over its links (for `host`: moves over that
+    link, either way) each time the op runs, as its producer
     implements the op (memplan-gen: ring collectives, 2 (n - 1) / n of the
     buffer for an all-reduce, (n - 1) / n of the whole for an all-gather or
     a reduce-scatter, the tensor for a send, nothing for a receive). Cost

@@ -50,6 +50,9 @@ def MemPlan_Dialect : Dialect {
     "::mlir::IntegerAttr":$recomputed_flops,
     // Roles and names, written by memplan-gen.
     "::memplan::ArgumentRoleAttr":$role,
+    // On an argument in the host's (pinned CPU) memory, not the GPU's:
+    // ZeRO-Offload's optimizer partition. Not in the device total.
+    "::mlir::UnitAttr":$host,
     "::mlir::StringAttr":$name,
     "::mlir::ArrayAttr":$result_roles,
     // The arenas of --memplan-pack-allocs.

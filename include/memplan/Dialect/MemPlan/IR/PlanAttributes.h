@@ -42,6 +42,11 @@
 //                                       master_weight, gradient_accumulator,
 //                                       communication_buffer)
 //   memplan.name = "h.0.attn.c_attn.w"  on a function argument: its name
+//   memplan.host                        on a function argument: it is in
+//                                       the host's (pinned CPU) memory, not
+//                                       the GPU's (ZeRO-Offload's optimizer
+//                                       partition); reported apart, not in
+//                                       the device total
 //   memplan.result_roles = [#memplan.result_role<gradient>, ...]
 //                                       on an op: what each result holds
 //                                       (activation, gradient, loss,
@@ -71,6 +76,10 @@ namespace memplan {
 /// The role of argument `index` of `function` (memplan.role), if it has one.
 std::optional<ArgumentRole> getArgumentRole(mlir::FunctionOpInterface function,
                                             unsigned index);
+
+/// Whether argument `index` of `function` is in the host's memory
+/// (memplan.host), not the device's.
+bool isHostArgument(mlir::FunctionOpInterface function, unsigned index);
 
 /// The role of `result` (its entry in memplan.result_roles); a result
 /// without one is an activation.
