@@ -21,6 +21,7 @@
 #include "GraphBuilder.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
@@ -224,11 +225,17 @@ private:
 
   /// Pipeline parallelism: whether this stage has the embeddings, the
   /// head, and its layers [firstLayer, lastLayer).
+  /// With interleaving, "stage" is the model chunk being built (`chunk` of
+  /// this stage's), chunk x stages + stage of the stages x virtualStages.
   int64_t stages() const { return o.pipeline.stages; }
-  bool firstStage() const { return o.pipeline.stage == 0; }
-  bool lastStage() const { return o.pipeline.stage == stages() - 1; }
-  int64_t firstLayer() const { return o.layers / stages() * o.pipeline.stage; }
-  int64_t lastLayer() const { return firstLayer() + o.layers / stages(); }
+  int64_t modelChunk() const { return chunk * stages() + o.pipeline.stage; }
+  int64_t modelChunks() const { return stages() * o.pipeline.virtualStages; }
+  bool firstStage() const { return modelChunk() == 0; }
+  bool lastStage() const { return modelChunk() == modelChunks() - 1; }
+  int64_t firstLayer() const { return o.layers / modelChunks() * modelChunk(); }
+  int64_t lastLayer() const { return firstLayer() + o.layers / modelChunks(); }
+  /// The model chunk of this stage being built (interleaved pipelines).
+  int64_t chunk = 0;
 
   /// Full checkpointing: layer `layer`'s ops, from construction to
   /// destruction, in a checkpoint of `checkpointLayers` consecutive layers
@@ -605,15 +612,34 @@ Value TransformerGenerator::pipelineStep() {
       g.tensorType({o.batch, localTokens(), m.hidden}, act);
   bool train = o.mode == Mode::Train;
   int64_t microBatches = train ? o.microBatches : 1;
-  int64_t warmup = std::min(stages() - o.pipeline.stage - 1, microBatches);
+  const int64_t p = stages(), v = o.pipeline.virtualStages;
+  int64_t warmup = std::min(p - o.pipeline.stage - 1, microBatches);
+  if (v > 1)
+    warmup = !train || microBatches == p
+                 ? microBatches * v
+                 : std::min((p - o.pipeline.stage - 1) * 2 + (v - 1) * p,
+                            microBatches * v);
   struct InFlight {
     size_t tape = 0;
     Value input, from;
   };
-  std::deque<InFlight> inFlight;
+  // One queue per model chunk: each chunk's backward passes run its
+  // micro-batches in the order of its forward passes.
+  std::vector<std::deque<InFlight>> inFlight(v);
   Value result;
   SmallVector<std::pair<Value, Value>> gradients;
+  // Interleaved: every chunk's gradients, the latest value of each.
+  llvm::MapVector<Value, Value> chunkGradients;
+  // The model chunk of the i-th forward or backward pass (Megatron's
+  // get_model_chunk_id): groups of p micro-batches per chunk, backward
+  // passes from the last chunk.
+  auto chunkOf = [&](int64_t i, bool forwardPass) {
+    int64_t id = i % (p * v) / p;
+    return forwardPass ? id : v - 1 - id;
+  };
+  int64_t forwards = 0, backwards = 0;
   auto forward = [&] {
+    chunk = chunkOf(forwards++, /*forwardPass=*/true);
     InFlight step;
     if (train)
       step.tape = g.startRecording();
@@ -632,27 +658,34 @@ Value TransformerGenerator::pipelineStep() {
       result = output;
     }
     if (train)
-      inFlight.push_back(step);
+      inFlight[chunk].push_back(step);
   };
   auto backward = [&] {
-    InFlight step = inFlight.front();
-    inFlight.pop_front();
+    chunk = chunkOf(backwards++, /*forwardPass=*/false);
+    InFlight step = inFlight[chunk].front();
+    inFlight[chunk].pop_front();
     Value gradient =
         lastStage() ? lossGradient(step.from) : receive(g.typeOf(step.from));
     gradients = accumulate(g.backward(step.from, gradient, step.tape));
+    if (v > 1)
+      for (auto [weight, value] : gradients)
+        chunkGradients[weight] = value;
     if (!firstStage())
       if (Value inputGradient = g.getGradient(step.input))
         send(inputGradient);
   };
+  const int64_t passes = microBatches * v;
   for (int64_t i = 0; i < warmup; ++i)
     forward();
-  for (int64_t i = warmup; i < microBatches; ++i) {
+  for (int64_t i = warmup; i < passes; ++i) {
     forward();
     if (train)
       backward();
   }
-  while (!inFlight.empty())
+  while (train && backwards < passes)
     backward();
+  if (train && v > 1)
+    gradients.assign(chunkGradients.begin(), chunkGradients.end());
   if (train)
     reduceAndUpdate(std::move(gradients));
   return result ? result : token;
@@ -863,15 +896,28 @@ static std::string checkPipeline(const GeneratorOptions &o) {
           checkIndex("stage", pp.stage, pp.stages, "pipeline stages");
       !error.empty())
     return error;
+  if (pp.virtualStages < 1)
+    return "an interleaved pipeline has at least 1 model chunk per stage";
+  if (pp.virtualStages > 1 && pp.stages == 1)
+    return "--virtual-stages interleaves the stages of a pipeline: give "
+           "--pipeline-parallel N with N above 1";
   if (pp.stages == 1)
     return "";
   if (o.model.family == Family::Bert)
     return "pipeline parallelism is generated for the decoders (GPT-2, the "
            "LLaMA family) so far, not for " +
            o.model.name;
-  if (o.layers % pp.stages)
+  if (o.layers % (pp.stages * pp.virtualStages))
     return std::to_string(o.layers) + " layers do not split into " +
-           std::to_string(pp.stages) + " equal stages";
+           std::to_string(pp.stages * pp.virtualStages) + " equal " +
+           (pp.virtualStages > 1 ? "model chunks" : "stages");
+  if (pp.virtualStages > 1 && o.mode == Mode::Train &&
+      o.microBatches % pp.stages)
+    return "the interleaved schedule runs micro-batches in groups of the " +
+           std::to_string(pp.stages) + " stages: --grad-accum " +
+           std::to_string(o.microBatches) +
+           " is not a multiple (Megatron-LM "
+           "requires it too)";
   if (o.dataParallel.zeroStage >= 2)
     return "ZeRO-2 and ZeRO-3 partition the gradients that pipeline "
            "parallelism accumulates over micro-batches (DeepSpeed's pipeline "

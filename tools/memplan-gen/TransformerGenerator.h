@@ -132,9 +132,17 @@ struct TensorParallelOptions {
 /// of min(stages - k, micro-batches) micro-batches at once. Activations and
 /// their gradients come from and go to the neighbouring stages through
 /// `recv` and `send` ops, ordered by a token they pass along.
+///
+/// With `virtualStages` v above 1, Megatron-LM's interleaved schedule: the
+/// layers are split into p x v chunks and stage k holds chunks k, k + p, ...
+/// (the embeddings on chunk 0, the head on the last); its forward and
+/// backward passes run chunk by chunk, micro-batches in groups of p
+/// (forward_backward_pipelining_with_interleaving: (p - k - 1) x 2 +
+/// (v - 1) x p warm-up forward passes, all of them when m = p).
 struct PipelineOptions {
   int64_t stages = 1;
   int64_t stage = 0;
+  int64_t virtualStages = 1;
 };
 
 struct GeneratorOptions {

@@ -258,6 +258,12 @@ static llvm::cl::opt<int64_t> stageIndex(
                    "(default 0, the first, which keeps the most micro-batches "
                    "in flight)"),
     llvm::cl::init(0), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> virtualStages(
+    "virtual-stages",
+    llvm::cl::desc("With --pipeline-parallel: model chunks per stage, "
+                   "Megatron-LM's interleaved schedule (default 1: none); "
+                   "--grad-accum must be a multiple of the stages"),
+    llvm::cl::init(1), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<bool> allStages(
     "all-stages",
     llvm::cl::desc("With --pipeline-parallel: every stage's step, one "
@@ -390,6 +396,7 @@ int main(int argc, char **argv) {
   options.gradientBuffer = *gradientBuffer;
   options.pipeline.stages = pipelineParallel;
   options.pipeline.stage = stageIndex;
+  options.pipeline.virtualStages = virtualStages;
   options.tensorParallel.ranks = tensorParallel;
   options.tensorParallel.sequenceParallel = sequenceParallel;
   options.dataParallel.ranks = dataParallel;
@@ -513,6 +520,9 @@ int main(int argc, char **argv) {
     output->os() << " --grad-buffer " << gradBufferKind;
   if (pipelineParallel != 1)
     output->os() << " --pipeline-parallel " << pipelineParallel
+                 << (virtualStages != 1
+                         ? " --virtual-stages " + std::to_string(virtualStages)
+                         : std::string())
                  << (allStages ? std::string(" --all-stages")
                                : " --stage " + std::to_string(stageIndex));
   if (tensorParallel != 1)

@@ -309,16 +309,20 @@ TEST_F(ParallelismTest, TensorParallelShardsAddUpToTheLayer) {
 
 TEST_F(ParallelismTest, PipelineStagesAddUpToTheModel) {
   // Each weight on exactly one stage (a tied embedding on the first and the
-  // last), and so its optimizer states and master weights.
+  // last), and so its optimizer states and master weights; interleaved
+  // (2 chunks per stage) too.
   for (const char *model : {"llama-7b", "gpt2-small"})
-    for (int64_t stages : {2, 4}) {
-      SCOPED_TRACE(std::string(model) + " in " + std::to_string(stages));
-      GeneratorOptions options = training(model, 4);
+    for (auto [stages, chunks] :
+         {std::pair<int64_t, int64_t>{2, 1}, {4, 1}, {2, 2}, {4, 2}}) {
+      SCOPED_TRACE(std::string(model) + " in " + std::to_string(stages) +
+                   " x " + std::to_string(chunks));
+      GeneratorOptions options = training(model, 8);
       options.seq = 32;
-      options.microBatches = 3;
+      options.microBatches = 4;
       options.gradientBuffer = GradientBuffer::WeightType;
       RoleBytes single = generate(options);
       options.pipeline.stages = stages;
+      options.pipeline.virtualStages = chunks;
       std::map<ArgumentRole, uint64_t> sums;
       std::map<std::string, int> holders;
       for (int64_t stage = 0; stage < stages; ++stage) {
