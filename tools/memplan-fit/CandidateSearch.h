@@ -74,9 +74,9 @@ struct Outcome {
   /// Why the first micro-batch that does not fit was not planned, if it
   /// could not be generated (a tensor over 2^63 bytes).
   std::string tooLargeReason;
-  /// With a layout: every micro-batch up to the largest that fits, planned
-  /// (for its modelled time), and the fastest of them.
-  std::vector<Probe> fits;
+  /// With a layout: every micro-batch up to the largest that fits, with its
+  /// modelled time, and the fastest of them, planned.
+  std::vector<std::pair<int64_t, StepTime>> timed;
   std::optional<Probe> fastest;
   unsigned graphs = 0;
 };
@@ -112,12 +112,12 @@ struct BatchSearchOptions {
 /// nothing shrinks. With a layout, only the micro-batches that divide the
 /// replica's samples are tried (the doubling and bisection run over that
 /// list), each planned rank is a generated graph (the peak is the largest,
-/// see plannedStages), and every micro-batch below the largest is planned
-/// too, for the fastest. The premise holds among the steps that accumulate
-/// gradients over micro-batches; the step of one micro-batch (all of the
-/// replica's samples) keeps no accumulation buffer and may be smaller than
-/// those, so it is planned apart. Runs in its own MLIR context, so that
-/// candidates can be searched on several threads at once.
+/// see plannedStages), and every micro-batch below the largest is timed
+/// from its generated graph, the fastest planned. The premise holds among the
+/// steps that accumulate gradients over micro-batches; the step of one
+/// micro-batch (all of the replica's samples) keeps no accumulation buffer and
+/// may be smaller than those, so it is planned apart. Runs in its own MLIR
+/// context, so that candidates can be searched on several threads at once.
 Outcome searchCandidate(const Candidate &candidate,
                         const BatchSearchOptions &options);
 

@@ -205,7 +205,20 @@ private:
           shared = g.dropout(x, o.loraDropout);
         adapted = shared;
       }
-      Value update = g.matmul(g.matmul(adapted, layer.loraA), layer.loraB);
+      // Tensor parallelism, as Megatron-based LoRA (NeMo's parallel
+      // adapters) splits it: a column-parallel projection's lora_A is whole
+      // on every GPU (its gradient, a partial sum, is all-reduced before the
+      // step) and lora_B split like the weight's columns; a row-parallel
+      // one's lora_A is split like the weight's rows, its r-wide partial
+      // sums reduced as the projection's are, and lora_B whole.
+      Value down = g.matmul(adapted, layer.loraA);
+      if (tp() > 1) {
+        if (rowParallel)
+          down = rowReduce(down);
+        else
+          partialGradients.insert(layer.loraA);
+      }
+      Value update = g.matmul(down, layer.loraB);
       y = g.add(y, g.mul(update, loraScaling));
     }
     return y;
@@ -234,6 +247,9 @@ private:
   bool lastStage() const { return modelChunk() == modelChunks() - 1; }
   int64_t firstLayer() const { return o.layers / modelChunks() * modelChunk(); }
   int64_t lastLayer() const { return firstLayer() + o.layers / modelChunks(); }
+  /// Tensor parallelism: weights whole on every GPU whose gradients are
+  /// partial sums (a column-parallel projection's lora_A).
+  llvm::DenseSet<Value> partialGradients;
   /// The model chunk of this stage being built (interleaved pipelines).
   int64_t chunk = 0;
 
@@ -722,6 +738,15 @@ void TransformerGenerator::finishStep(
 
 void TransformerGenerator::reduceAndUpdate(
     SmallVector<std::pair<Value, Value>> gradients) {
+  // Weights whole on every tensor-parallel GPU whose gradients are partial
+  // sums: all-reduced over those GPUs first.
+  for (auto &[weight, gradient] : gradients)
+    if (partialGradients.contains(weight))
+      gradient =
+          g.communicate(GraphBuilder::Transfer::AllReduce,
+                        memplan::ProcessGroup::Tensor, tp(), {gradient},
+                        {gradient.getType()}, {ResultRole::Gradient}, {0})
+              .front();
   const DataParallelOptions &dp = o.dataParallel;
   if (dp.zeroStage > 0)
     return zeroStep(g, o, act, std::move(gradients));
@@ -950,8 +975,6 @@ static std::string checkTensorParallel(const GeneratorOptions &o) {
   if (m.ffn % tp.ranks)
     return "an intermediate size of " + std::to_string(m.ffn) +
            " does not split" + over;
-  if (o.loraRank > 0)
-    return "LoRA adapters on tensor-parallel projections are not modelled";
   if (o.nf4Weights) // set from --weight-dtype nf4 and --qlora by now
     return "NF4 weights are not split by tensor parallelism here";
   if (tp.sequenceParallel) {

@@ -201,8 +201,10 @@ TEST_F(ClusterFitTest, FitsExactlyWhenTheGpuHoldsThePlannedPeak) {
     ASSERT_TRUE(fits.largest);
     EXPECT_EQ(fits.largest->batch, batch);
     EXPECT_EQ(fits.largest->peak, peak);
-    // Every micro-batch up to it is planned for its time; 3 is not one.
-    EXPECT_EQ(fits.fits.size(), size_t(batch == 4 ? 3 : batch));
+    // Every micro-batch up to it is timed; 3 is not one.
+    EXPECT_EQ(fits.timed.size(), size_t(batch == 4 ? 3 : batch));
+    ASSERT_TRUE(fits.fastest);
+    EXPECT_LE(fits.fastest->peak, peak);
     search.gpuMemory = peak - 1;
     Outcome tooSmall = searchCandidate(candidate, search);
     if (batch == 1)

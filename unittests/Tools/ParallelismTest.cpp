@@ -307,6 +307,41 @@ TEST_F(ParallelismTest, TensorParallelShardsAddUpToTheLayer) {
     }
 }
 
+TEST_F(ParallelismTest, TensorParallelSplitsLoraAdaptersWithTheirWeight) {
+  // An adapter is split where its base weight is: a column-parallel
+  // projection's lora_B by columns (lora_A whole), a row-parallel one's
+  // lora_A by rows (lora_B whole).
+  for (const char *model : {"gpt2-small", "llama-7b"}) {
+    SCOPED_TRACE(model);
+    GeneratorOptions options = training(model, 2);
+    options.loraRank = 8;
+    options.loraTargets = LoraQuery | LoraKey | LoraValue | LoraOutput |
+                          LoraUp | LoraDown;
+    if (std::string(model) == "llama-7b")
+      options.loraTargets |= LoraGate;
+    RoleBytes single = generate(options);
+    options.tensorParallel.ranks = 4;
+    RoleBytes shard = generate(options);
+    ASSERT_EQ(single.weightNames, shard.weightNames);
+    int adapters = 0;
+    for (const auto &[name, elements] : single.weightElements) {
+      llvm::StringRef adapter(name);
+      if (!adapter.ends_with(".lora_a") && !adapter.ends_with(".lora_b"))
+        continue;
+      ++adapters;
+      // The row-parallel projections: GPT-2's c_proj (attention and MLP),
+      // LLaMA's wo and w2.
+      bool rowParallel = adapter.contains(".c_proj.") ||
+                         adapter.contains(".wo.") || adapter.contains(".w2.");
+      bool splitHere = adapter.ends_with(rowParallel ? ".lora_a" : ".lora_b");
+      EXPECT_EQ(shard.weightElements[name] * (splitHere ? 4 : 1), elements)
+          << name;
+    }
+    EXPECT_EQ(adapters,
+              std::string(model) == "gpt2-small" ? 2 * 2 * 4 : 2 * 2 * 7);
+  }
+}
+
 TEST_F(ParallelismTest, PipelineStagesAddUpToTheModel) {
   // Each weight on exactly one stage (a tied embedding on the first and the
   // last), and so its optimizer states and master weights; interleaved
