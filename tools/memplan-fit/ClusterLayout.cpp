@@ -37,6 +37,9 @@ std::vector<Layout> memplan::fit::enumerateLayouts(int64_t gpus,
             if (!offloaded || (offload && zero > 0))
               layouts.push_back(
                   {tensor, pipeline, data, zero, sequenceParallel, offloaded});
+        if (stages == 3)
+          layouts.push_back({tensor, pipeline, data, 3, sequenceParallel,
+                             /*offload=*/false, /*fsdp=*/true});
       }
     }
   }
@@ -49,7 +52,9 @@ std::string memplan::fit::describeLayout(const Layout &layout) {
     text += " + SP";
   text += ", PP " + std::to_string(layout.pipeline) + ", DP " +
           std::to_string(layout.data);
-  if (layout.zero)
+  if (layout.fsdp)
+    text += ", FSDP";
+  else if (layout.zero)
     text += ", ZeRO-" + std::to_string(layout.zero);
   if (layout.offload)
     text += " + offload";
@@ -65,6 +70,7 @@ void memplan::fit::applyLayout(const Layout &layout, int64_t microBatches,
   options.dataParallel.rank = layout.data - 1;
   options.dataParallel.zeroStage = layout.zero;
   options.dataParallel.offloadOptimizer = layout.offload;
+  options.dataParallel.fsdp = layout.fsdp;
   options.microBatches = microBatches;
   if (microBatches > 1 && layout.zero < 2 &&
       options.gradientBuffer == GradientBuffer::None)

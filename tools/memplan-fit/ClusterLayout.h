@@ -32,6 +32,8 @@ struct Layout {
   bool sequenceParallel = false;
   /// ZeRO-Offload: the optimizer partition and its step on the host.
   bool offload = false;
+  /// Stage 3 as PyTorch FSDP runs it (zero is 3).
+  bool fsdp = false;
 };
 
 /// Every layout of `gpus` GPUs with tensor parallelism up to `maxTensor`
@@ -39,7 +41,8 @@ struct Layout {
 /// gpus = tensor x pipeline x data, with and without sequence parallelism
 /// when tensor > 1, and each ZeRO stage when data > 1 (0 and 1 with a
 /// pipeline, as DeepSpeed's pipeline engine allows), each ZeRO stage also
-/// with its optimizer offloaded when `offload`. Layouts the model cannot
+/// with its optimizer offloaded when `offload`, and FSDP (without a
+/// pipeline). Layouts the model cannot
 /// take (heads or layers that do not split) are left to the generator,
 /// which says why.
 std::vector<Layout> enumerateLayouts(int64_t gpus, int64_t maxTensor,

@@ -166,6 +166,7 @@ void memplan::fit::writeClusterRows(llvm::json::OStream &out,
         out.attribute("data_parallel", layout.data);
         out.attribute("zero_stage", layout.zero);
         out.attribute("offload_optimizer", layout.offload);
+        out.attribute("fsdp", layout.fsdp);
         out.attribute("candidate", row.label);
         out.attribute("graphs_planned", row.outcome->graphs);
         if (!row.outcome->unavailable.empty()) {

@@ -11,6 +11,7 @@
 #include "memplan/Dialect/MemPlan/IR/TypeByteSize.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -178,6 +179,52 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
     }
     if (offload)
       sources.push_back(hostGradients);
+  } else if (dp.fsdp) {
+    // FSDP: a unit's gradients (views of its flat parameter's gradient)
+    // are reduce-scattered together once its backward pass is done, into
+    // the f32 gradient shard.
+    Value partition = g.argument(
+        {share}, f32, ArgumentRole::GradientAccumulator, "fsdp.grads");
+    llvm::MapVector<size_t, SmallVector<size_t>> byUnit;
+    SmallVector<size_t> alone;
+    for (size_t i : productionOrder(gradients)) {
+      if (std::optional<size_t> unit = g.unitOf(gradients[i].first))
+        byUnit[*unit].push_back(i);
+      else
+        alone.push_back(i);
+    }
+    auto reduceScatter = [&](ArrayRef<size_t> members) {
+      SmallVector<Value> operands;
+      int64_t bytes = 0;
+      for (size_t i : members) {
+        operands.push_back(gradients[i].second);
+        bytes += int64_t(getByteSize(operands.back().getType()).bytes);
+      }
+      operands.push_back(partition);
+      // After the unit's last gradient.
+      g.buildAfter(operands[operands.size() - 2], [&] {
+        partition =
+            g.communicate(GraphBuilder::Transfer::ReduceScatter,
+                          memplan::ProcessGroup::Data, dp.ranks, operands,
+                          {partition.getType()}, {ResultRole::Gradient},
+                          {int64_t(operands.size() - 1)}, bytes)
+                .front();
+      });
+    };
+    // Units in the order their last gradient is made.
+    SmallVector<ArrayRef<size_t>> order;
+    for (auto &[unit, members] : byUnit)
+      order.push_back(members);
+    llvm::stable_sort(order, [&](ArrayRef<size_t> a, ArrayRef<size_t> b) {
+      Operation *x = gradients[a.back()].second.getDefiningOp();
+      Operation *y = gradients[b.back()].second.getDefiningOp();
+      return x && y && x != y && x->isBeforeInBlock(y);
+    });
+    for (ArrayRef<size_t> members : order)
+      reduceScatter(members);
+    for (size_t i : alone)
+      reduceScatter({i});
+    sources.push_back(partition);
   } else {
     // P_os+g: DeepSpeed's reduction bucket (ipg_buffer, reduce_bucket_size
     // elements, allocated once): each gradient copied in as it is computed;
@@ -274,7 +321,8 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
   Value master;
   // Offloaded, the host keeps an f32 copy of the share even for f32
   // weights: the step runs there.
-  if (!act.isF32() || offload) {
+  // FSDP's f32 shard is the optimizer's parameter itself.
+  if ((!act.isF32() || offload) && !dp.fsdp) {
     state(ArgumentRole::MasterWeight, "master", share, f32);
     master = operands.back();
   }
@@ -298,12 +346,16 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
   int64_t scratch = stepped * reducedGradientBytes(o);
   if (!gradientType.isF32())
     scratch += stepped * 4;
-  // Offloaded, the step is the host's (its temporaries too).
-  std::string step =
-      offload ? "zero_cpu_" + std::string(kind).substr(5) : std::string(kind);
+  // Offloaded, the step is the host's (its temporaries too). FSDP's is
+  // PyTorch's optimizer on the f32 shard: fused, no copy.
+  std::string step = offload   ? "zero_cpu_" + std::string(kind).substr(5)
+                     : dp.fsdp ? "fsdp_" + std::string(kind).substr(5)
+                               : std::string(kind);
+  if (offload || dp.fsdp)
+    scratch = 0;
   SmallVector<ResultRole> roles(types.size(), ResultRole::Activation);
   SmallVector<Value> updated =
-      g.generic(step, operands, types, roles, offload ? 0 : scratch, aliases);
+      g.generic(step, operands, types, roles, scratch, aliases);
   if (master)
     master = updated[llvm::find(operands, master) - operands.begin() -
                      sources.size()];
@@ -372,6 +424,12 @@ std::string memplan::gen::checkDataParallel(const GeneratorOptions &o) {
   if (dp.offloadOptimizer && (!train || dp.zeroStage == 0))
     return "--offload-optimizer moves ZeRO's optimizer partition to the host: "
            "give --mode train and --zero 1, 2 or 3";
+  if (dp.fsdp && dp.zeroStage != 3)
+    return "--fsdp is FSDP's FULL_SHARD, stage 3's layout: give --zero 3 or "
+           "leave --zero out";
+  if (dp.fsdp && dp.offloadOptimizer)
+    return "--offload-optimizer is DeepSpeed's; FSDP's CPU offload moves "
+           "the parameters too (not modelled)";
   if (dp.offloadOptimizer && o.optimizer != Optimizer::AdamW)
     return "--offload-optimizer runs DeepSpeed's CPU Adam: give --optimizer "
            "adamw";

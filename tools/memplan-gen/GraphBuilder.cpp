@@ -693,12 +693,21 @@ void GraphBuilder::beginUnit() {
   units.push_back(unit);
 }
 
-void GraphBuilder::shardWeights(int64_t ranks, int64_t rank, bool prefetch) {
+void GraphBuilder::shardWeights(int64_t ranks, int64_t rank, bool prefetch,
+                                bool fsdp) {
   Sharding settings;
   settings.ranks = ranks;
   settings.rank = rank;
   settings.prefetch = prefetch;
+  settings.fsdp = fsdp;
   sharding = settings;
+}
+
+std::optional<size_t> GraphBuilder::unitOf(Value weight) const {
+  for (size_t u = 0; u < units.size(); ++u)
+    if (llvm::is_contained(units[u].weights, weight))
+      return u;
+  return std::nullopt;
 }
 
 bool GraphBuilder::isShardedWeight(Value value) const {
@@ -713,11 +722,26 @@ SmallVector<Value> GraphBuilder::gatherUnit(const Unit &unit) {
   if (unit.weights.empty())
     return {};
   SmallVector<Type> types;
-  for (Value weight : unit.weights)
+  int64_t elements = 0;
+  for (Value weight : unit.weights) {
     types.push_back(weight.getType());
+    elements += typeOf(weight).getNumElements();
+  }
+  Value source = sharding->partition;
+  if (sharding->fsdp) {
+    // FSDP's mixed precision: the unit's share of the f32 flat parameter
+    // cast to param_dtype, then gathered.
+    Type element = typeOf(unit.weights.front()).getElementType();
+    source =
+        generic(
+            "cast_shard", {sharding->partition},
+            {tensorType({shareOf(elements, sharding->ranks, sharding->rank)},
+                        element)},
+            {ResultRole::Activation})
+            .front();
+  }
   return communicate(
-      Transfer::AllGather, ProcessGroup::Data, sharding->ranks,
-      {sharding->partition}, types,
+      Transfer::AllGather, ProcessGroup::Data, sharding->ranks, {source}, types,
       SmallVector<ResultRole>(types.size(), ResultRole::Gathered));
 }
 
@@ -744,9 +768,11 @@ void GraphBuilder::gatherForward() {
     }
   if (!element)
     return; // no float weights
-  sharding->partition =
-      argument({shareOf(total, sharding->ranks, sharding->rank)}, element,
-               ArgumentRole::Weight, "zero.params");
+  if (sharding->fsdp)
+    element = Float32Type::get(builder.getContext());
+  sharding->partition = argument(
+      {shareOf(total, sharding->ranks, sharding->rank)}, element,
+      ArgumentRole::Weight, sharding->fsdp ? "fsdp.params" : "zero.params");
   freeze(sharding->partition); // gradients are taken per weight, not of it
 
   // Each unit's ops, found before anything is inserted among them.

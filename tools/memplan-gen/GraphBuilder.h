@@ -193,8 +193,15 @@ public:
   /// with `prefetch`: the next unit's weights are gathered while one runs)
   /// and released by a `release` op after its last op; its backward steps
   /// gather them again the same way, in reverse. The full weight arguments
-  /// go. Applied when the backward pass starts, or by `finish`.
-  void shardWeights(int64_t ranks, int64_t rank, bool prefetch);
+  /// go. Applied when the backward pass starts, or by `finish`. With
+  /// `fsdp` (PyTorch FSDP with mixed precision) the partition is f32
+  /// (`fsdp.params`) and each unit's share is cast to the weights' type
+  /// (`cast_shard`) before it is gathered.
+  void shardWeights(int64_t ranks, int64_t rank, bool prefetch,
+                    bool fsdp = false);
+  /// The unit whose ops read sharded weight `weight`, once sharding is
+  /// applied.
+  std::optional<size_t> unitOf(mlir::Value weight) const;
   /// The `zero.params` argument once the weights are sharded (null before,
   /// or without float weights).
   mlir::Value getShardedPartition() const {
@@ -336,6 +343,7 @@ private:
   struct Sharding {
     int64_t ranks = 1, rank = 0;
     bool prefetch = true;
+    bool fsdp = false;
     mlir::Value partition;
     bool applied = false;
   };

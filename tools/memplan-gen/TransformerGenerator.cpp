@@ -1203,7 +1203,7 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
   GraphBuilder builder(context, name);
   builder.setMatmulWorkspace(options.matmulWorkspace);
   if (dp.zeroStage == 3)
-    builder.shardWeights(dp.ranks, dp.rank, dp.prefetch);
+    builder.shardWeights(dp.ranks, dp.rank, dp.prefetch, dp.fsdp);
   TransformerGenerator generator(builder, options, *activation, *weight);
   Value output;
   if (options.pipeline.stages > 1) {

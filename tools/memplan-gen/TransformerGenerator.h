@@ -107,6 +107,14 @@ struct DataParallelOptions {
   /// (DeepSpeed's CPU Adam). The reduced gradients are copied to the host
   /// (copy_to_host), the updated share back (copy_to_device).
   bool offloadOptimizer = false;
+  /// Stage 3 as PyTorch FSDP (FULL_SHARD, mixed precision in the weights'
+  /// type, one unit per layer and one for the rest) runs it instead of
+  /// DeepSpeed: the flat parameter's shard is f32 (`fsdp.params`, the
+  /// optimizer's parameter: no master copy), each unit's share is cast to
+  /// the weights' type before its all-gather, each unit's gradients are
+  /// reduce-scattered together once its backward pass is done (no bucket)
+  /// into an f32 gradient shard, and the step has no scratch.
+  bool fsdp = false;
 };
 
 /// Tensor parallelism as Megatron-LM runs it, the graph of one of `ranks`

@@ -234,6 +234,13 @@ static llvm::cl::opt<bool> offloadOptimizer(
                    "the step on the CPU, as DeepSpeed's offload_optimizer "
                    "runs it; reported as host memory, not in the total"),
     llvm::cl::init(false), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<bool> fsdp(
+    "fsdp",
+    llvm::cl::desc("With --data-parallel: PyTorch FSDP (FULL_SHARD, mixed "
+                   "precision, a unit per layer) instead of DeepSpeed's "
+                   "ZeRO-3: f32 shards of the weights and gradients, each "
+                   "unit's gradients reduce-scattered together, no bucket"),
+    llvm::cl::init(false), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<int64_t> tensorParallel(
     "tensor-parallel",
     llvm::cl::desc("GPUs each layer is split over, as Megatron-LM does "
@@ -406,7 +413,10 @@ int main(int argc, char **argv) {
   options.dataParallel.gradientAsBucketView = gradAsBucketView;
   options.dataParallel.prefetch = zeroPrefetch;
   options.dataParallel.offloadOptimizer = offloadOptimizer;
-  if (zeroPrefetch.getNumOccurrences() && zeroStage != 3)
+  options.dataParallel.fsdp = fsdp;
+  if (fsdp && !zeroStage.getNumOccurrences())
+    options.dataParallel.zeroStage = 3;
+  if (zeroPrefetch.getNumOccurrences() && options.dataParallel.zeroStage != 3)
     return fail("--zero-prefetch chooses when ZeRO-3 gathers weights; give "
                 "--zero 3");
   options.layers = layers;
@@ -540,6 +550,8 @@ int main(int argc, char **argv) {
       output->os() << " --zero-prefetch=false";
     if (dp.offloadOptimizer)
       output->os() << " --offload-optimizer";
+    if (dp.fsdp)
+      output->os() << " --fsdp";
   }
   output->os() << " --matmul-workspace " << options.matmulWorkspace << "\n";
   module->print(output->os());

@@ -330,15 +330,20 @@ TEST_F(ClusterFitTest, LayoutsAreTheFactorisationsOfTheGpus) {
   // 0-3 with data > 1 (0-1 with a pipeline).
   // TP 1: (PP 1, DP 8) 4, (2, 4) 2, (4, 2) 2, (8, 1) 1 = 9;
   // TP 2: (1, 4) 4, (2, 2) 2, (4, 1) 1 = 7, twice; TP 4: (1, 2) 4,
-  // (2, 1) 1 = 5, twice; TP 8: 1, twice.
-  EXPECT_EQ(enumerateLayouts(8, 8, 8, false).size(), size_t(9 + 14 + 10 + 2));
+  // (2, 1) 1 = 5, twice; TP 8: 1, twice. FSDP beside ZeRO-3 without a
+  // pipeline: TP 1, TP 2 twice, TP 4 twice.
+  EXPECT_EQ(enumerateLayouts(8, 8, 8, false).size(),
+            size_t(9 + 14 + 10 + 2 + 5));
   // With offload, each layout with a ZeRO stage once more: TP 1: (1, 8)
   // 3, (2, 4) 1, (4, 2) 1; TP 2: (1, 4) 3, (2, 2) 1, twice; TP 4: (1, 2)
   // 3, twice.
   std::vector<Layout> offloaded = enumerateLayouts(8, 8, 8, true);
-  EXPECT_EQ(offloaded.size(), size_t(35 + 5 + 8 + 6));
-  for (const Layout &layout : offloaded)
+  EXPECT_EQ(offloaded.size(), size_t(40 + 5 + 8 + 6));
+  for (const Layout &layout : offloaded) {
     EXPECT_TRUE(!layout.offload || layout.zero > 0);
+    EXPECT_TRUE(!layout.fsdp ||
+                (layout.zero == 3 && !layout.offload && layout.pipeline == 1));
+  }
   // Data parallelism must divide the global batch of 2: DP 1 or 2.
   for (const Layout &layout : enumerateLayouts(8, 8, 2, true))
     EXPECT_LE(layout.data, 2);

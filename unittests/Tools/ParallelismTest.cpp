@@ -153,10 +153,15 @@ protected:
     }
     int gathers = 0;
     module->walk([&](GenericOp op) {
-      // ZeRO-3's gathers read the weight partition, an argument (sequence
-      // parallelism's read activations).
-      if (op.getName() != "all_gather" || op->getNumOperands() != 1 ||
-          !llvm::isa<mlir::BlockArgument>(op->getOperand(0)))
+      // ZeRO-3's gathers read the weight partition, an argument, or
+      // (FSDP) its cast (sequence parallelism's read activations).
+      if (op.getName() != "all_gather" || op->getNumOperands() != 1)
+        return;
+      mlir::Value source = op->getOperand(0);
+      if (auto cast = source.getDefiningOp<GenericOp>();
+          cast && cast.getName() == "cast_shard")
+        source = cast->getOperand(0);
+      if (!llvm::isa<mlir::BlockArgument>(source))
         return;
       ++gathers;
       for (mlir::Value gathered : op->getResults()) {
@@ -236,6 +241,33 @@ TEST_F(ParallelismTest, OffloadMovesTheOptimizerPartitionToTheHost) {
   }
 }
 
+TEST_F(ParallelismTest, FsdpShardsAddUpOverRanks) {
+  // FSDP: over the ranks the f32 weight shards hold 4 bytes a weight, the
+  // f32 gradient shards 4 and AdamW's moments 8; no master copy and no
+  // reduction bucket on any rank. Five ranks: uneven shares.
+  for (const char *model : {"gpt2-small", "llama-7b"}) {
+    SCOPED_TRACE(model);
+    GeneratorOptions options = training(model, 2);
+    options.seq = 32;
+    uint64_t weights = generate(options)[ArgumentRole::Weight] / 2; // bf16
+    std::map<ArgumentRole, uint64_t> sums;
+    for (int64_t rank = 0; rank < 5; ++rank) {
+      GeneratorOptions sharded = options;
+      sharded.dataParallel.ranks = 5;
+      sharded.dataParallel.rank = rank;
+      sharded.dataParallel.zeroStage = 3;
+      sharded.dataParallel.fsdp = true;
+      for (const auto &[role, bytes] : generate(sharded).bytes)
+        sums[role] += bytes;
+    }
+    EXPECT_EQ(sums[ArgumentRole::Weight], 4 * weights);
+    EXPECT_EQ(sums[ArgumentRole::GradientAccumulator], 4 * weights);
+    EXPECT_EQ(sums[ArgumentRole::OptimizerState], 8 * weights);
+    EXPECT_EQ(sums[ArgumentRole::MasterWeight], 0u);
+    EXPECT_EQ(sums[ArgumentRole::CommunicationBuffer], 0u);
+  }
+}
+
 TEST_F(ParallelismTest, GatheredWeightsAreReleasedOnceAndNotReadAfter) {
   for (const char *model : {"gpt2-small", "llama-7b", "bert-base"})
     for (Checkpointing checkpointing :
@@ -245,7 +277,8 @@ TEST_F(ParallelismTest, GatheredWeightsAreReleasedOnceAndNotReadAfter) {
           SCOPED_TRACE(std::string(model) + " checkpointing " +
                        std::to_string(int(checkpointing)) + " prefetch " +
                        std::to_string(prefetch) + " lora " +
-                       std::to_string(lora));
+                       std::to_string(lora) + " fsdp " +
+                       std::to_string(lora == 4 && prefetch));
           GeneratorOptions options = training(model, 2);
           options.seq = 32;
           options.checkpointing = checkpointing;
@@ -254,6 +287,7 @@ TEST_F(ParallelismTest, GatheredWeightsAreReleasedOnceAndNotReadAfter) {
           options.dataParallel.ranks = 4;
           options.dataParallel.zeroStage = 3;
           options.dataParallel.prefetch = prefetch;
+          options.dataParallel.fsdp = lora == 4 && prefetch;
           // The forward pass gathers the embeddings, 2 layers and the head
           // (BERT's masked-LM head too); the backward pass at least the
           // layers again.
@@ -315,8 +349,8 @@ TEST_F(ParallelismTest, TensorParallelSplitsLoraAdaptersWithTheirWeight) {
     SCOPED_TRACE(model);
     GeneratorOptions options = training(model, 2);
     options.loraRank = 8;
-    options.loraTargets = LoraQuery | LoraKey | LoraValue | LoraOutput |
-                          LoraUp | LoraDown;
+    options.loraTargets =
+        LoraQuery | LoraKey | LoraValue | LoraOutput | LoraUp | LoraDown;
     if (std::string(model) == "llama-7b")
       options.loraTargets |= LoraGate;
     RoleBytes single = generate(options);
