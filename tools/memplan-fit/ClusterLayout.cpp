@@ -90,48 +90,42 @@ int64_t memplan::fit::plannedMicroBatches(const Layout &layout,
   return std::min(microBatches, layout.pipeline + 2);
 }
 
-double memplan::fit::peakFlopsPerSecond(int capability) {
-  switch (capability) {
-  case 70:
-    return 125e12;
-  case 80:
-    return 312e12;
-  case 89:
-    return 362e12;
-  case 90:
-    return 989e12;
-  default:
-    return 0;
-  }
+namespace {
+/// A GPU generation's data-sheet rates (see ClusterLayout.h).
+struct GpuRates {
+  int capability;
+  double flops, link, host;
+};
+} // namespace
+
+static const GpuRates kGpuRates[] = {
+    {70, 125e12, 150e9, 16e9}, // V100: NVLink 2, PCIe 3.0
+    {80, 312e12, 300e9, 32e9}, // A100: NVLink 3, PCIe 4.0
+    {89, 362e12, 32e9, 32e9},  // L40S: no NVLink, PCIe 4.0
+    {90, 989e12, 450e9, 64e9}, // H100 SXM: NVLink 4, PCIe 5.0
+};
+
+/// The rates of `capability`, or none.
+static const GpuRates *ratesOf(int capability) {
+  for (const GpuRates &rates : kGpuRates)
+    if (rates.capability == capability)
+      return &rates;
+  return nullptr;
 }
 
-double memplan::fit::hostBytesPerSecond(int capability) {
-  switch (capability) {
-  case 70:
-    return 16e9;
-  case 80:
-  case 89:
-    return 32e9;
-  case 90:
-    return 64e9;
-  default:
-    return 0;
-  }
+double memplan::fit::peakFlopsPerSecond(int capability) {
+  const GpuRates *rates = ratesOf(capability);
+  return rates ? rates->flops : 0;
 }
 
 double memplan::fit::linkBytesPerSecond(int capability) {
-  switch (capability) {
-  case 70:
-    return 150e9;
-  case 80:
-    return 300e9;
-  case 89:
-    return 32e9;
-  case 90:
-    return 450e9;
-  default:
-    return 0;
-  }
+  const GpuRates *rates = ratesOf(capability);
+  return rates ? rates->link : 0;
+}
+
+double memplan::fit::hostBytesPerSecond(int capability) {
+  const GpuRates *rates = ratesOf(capability);
+  return rates ? rates->host : 0;
 }
 
 StepTime memplan::fit::estimateStepTime(const Layout &layout,

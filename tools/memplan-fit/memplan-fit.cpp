@@ -249,6 +249,21 @@ static std::optional<uint64_t> parseByteSize(llvm::StringRef text) {
   return std::nullopt;
 }
 
+/// Writes `json` to --json (when given), then flushes the table; the exit
+/// code.
+static int writeJsonAndFlush(std::string json) {
+  if (!jsonPath.empty())
+    if (llvm::Error written = writeOutputFiles({{jsonPath, std::move(json)}}))
+      return fail(llvm::toString(std::move(written)));
+  llvm::raw_fd_ostream &os = llvm::outs();
+  os.flush();
+  if (os.has_error()) {
+    os.clear_error();
+    return fail("cannot write the table to standard output");
+  }
+  return 0;
+}
+
 /// memplan-fit --gpus: the table of layouts, and the JSON.
 static int reportLayouts(const GeneratorOptions &base,
                          const std::vector<Candidate> &candidates,
@@ -299,15 +314,9 @@ static int reportLayouts(const GeneratorOptions &base,
       writeClusterRows(out, ranked, gpuMemory);
     });
     json << "\n";
-    if (llvm::Error written = writeOutputFiles({{jsonPath, std::move(text)}}))
-      return fail(llvm::toString(std::move(written)));
+    return writeJsonAndFlush(std::move(text));
   }
-  os.flush();
-  if (os.has_error()) {
-    os.clear_error();
-    return fail("cannot write the table to standard output");
-  }
-  return 0;
+  return writeJsonAndFlush("");
 }
 
 int main(int argc, char **argv) {
@@ -422,30 +431,34 @@ int main(int argc, char **argv) {
     if (costModel.flopsPerSecond == 0)
       return fail("memplan has no peak FLOP/s for " + gpuName +
                   "; give --gpu-flops");
-    if (!linkBandwidth.empty()) {
-      std::optional<uint64_t> bandwidth = parseByteSize(linkBandwidth);
-      if (!bandwidth)
-        return fail("cannot read --link-bandwidth '" + linkBandwidth +
-                    "'; expected bytes per second such as 450GB");
-      costModel.bytesPerSecond = double(*bandwidth);
-    } else {
-      costModel.bytesPerSecond = linkBytesPerSecond(*capability);
-    }
-    if (costModel.bytesPerSecond == 0)
-      return fail("memplan has no link bandwidth for " + gpuName +
-                  "; give --link-bandwidth");
-    if (!hostBandwidth.empty()) {
-      std::optional<uint64_t> bandwidth = parseByteSize(hostBandwidth);
-      if (!bandwidth)
-        return fail("cannot read --host-bandwidth '" + hostBandwidth +
-                    "'; expected bytes per second such as 64GB");
-      costModel.hostBytesPerSecond = double(*bandwidth);
-    } else {
-      costModel.hostBytesPerSecond = hostBytesPerSecond(*capability);
-    }
-    if (costModel.hostBytesPerSecond == 0)
-      return fail("memplan has no host link bandwidth for " + gpuName +
-                  "; give --host-bandwidth");
+    // A bandwidth option, or the GPU's figure; 0 (and `rateError`) if neither.
+    std::string rateError;
+    auto bandwidth = [&](const llvm::cl::opt<std::string> &option, double known,
+                         llvm::StringRef what,
+                         llvm::StringRef example) -> double {
+      std::string flag = ("--" + option.ArgStr).str();
+      if (option.empty()) {
+        if (known == 0)
+          rateError = "memplan has no " + what.str() + " for " + gpuName +
+                      "; give " + flag;
+        return known;
+      }
+      std::optional<uint64_t> bytes = parseByteSize(option);
+      if (!bytes)
+        rateError = "cannot read " + flag + " '" + option +
+                    "'; expected bytes per second such as " + example.str();
+      return bytes ? double(*bytes) : 0;
+    };
+    costModel.bytesPerSecond =
+        bandwidth(linkBandwidth, linkBytesPerSecond(*capability),
+                  "link bandwidth", "450GB");
+    if (!rateError.empty())
+      return fail(rateError);
+    costModel.hostBytesPerSecond =
+        bandwidth(hostBandwidth, hostBytesPerSecond(*capability),
+                  "host link bandwidth", "64GB");
+    if (!rateError.empty())
+      return fail(rateError);
   }
   if (!train && (!methodNames.empty() || !checkpointingNames.empty()))
     return fail("--methods and --checkpointing choose how a training step "
@@ -690,13 +703,7 @@ int main(int argc, char **argv) {
         out.attribute("cheapest", nullptr);
     });
     json << "\n";
-    if (llvm::Error written = writeOutputFiles({{jsonPath, std::move(text)}}))
-      return fail(llvm::toString(std::move(written)));
+    return writeJsonAndFlush(std::move(text));
   }
-  os.flush();
-  if (os.has_error()) {
-    os.clear_error();
-    return fail("cannot write the table to standard output");
-  }
-  return 0;
+  return writeJsonAndFlush("");
 }
