@@ -43,7 +43,10 @@ public:
     // their indices.
     std::vector<int64_t> batches;
     for (int64_t batch = 1; batch <= options.maxBatch; ++batch)
-      if (!candidate.layout || candidate.samplesPerReplica % batch == 0)
+      if (!candidate.layout || (candidate.samplesPerReplica % batch == 0 &&
+                                candidate.samplesPerReplica / batch %
+                                        microBatchGroup(*candidate.layout) ==
+                                    0))
         batches.push_back(batch);
     // One micro-batch per step needs no gradient accumulation: without its
     // buffers that step can be smaller than one with a smaller micro-batch,
@@ -216,16 +219,17 @@ private:
         return {std::nullopt, planned.error};
       StepCost cost = planned.rank->cost;
       if (plannedCount < microBatches) {
-        // The step's cost from one micro-batch more.
+        // The step's cost from one micro-batch (or group) more.
+        int64_t group = microBatchGroup(layout);
         GeneratorOptions next = generator;
-        next.microBatches = plannedCount + 1;
+        next.microBatches = plannedCount + group;
         std::optional<StepCost> nextCost = countRank(next);
         if (!nextCost)
           return {std::nullopt, "internal error: the step of " +
-                                    std::to_string(plannedCount + 1) +
+                                    std::to_string(next.microBatches) +
                                     " micro-batches cannot be generated"};
-        cost = extrapolateStepCost(cost, *nextCost,
-                                   uint64_t(microBatches - plannedCount));
+        cost = extrapolateStepCost(
+            cost, *nextCost, uint64_t((microBatches - plannedCount) / group));
       }
       StepTime time =
           estimateStepTime(layout, microBatches, cost, options.costModel);

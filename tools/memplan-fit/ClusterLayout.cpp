@@ -17,7 +17,8 @@ using namespace memplan::gen;
 std::vector<Layout> memplan::fit::enumerateLayouts(int64_t gpus,
                                                    int64_t maxTensor,
                                                    int64_t globalBatch,
-                                                   bool offload) {
+                                                   bool offload,
+                                                   int64_t virtualStages) {
   std::vector<Layout> layouts;
   for (int64_t tensor = 1; tensor <= std::min(gpus, maxTensor); ++tensor) {
     if (gpus % tensor)
@@ -43,6 +44,13 @@ std::vector<Layout> memplan::fit::enumerateLayouts(int64_t gpus,
       }
     }
   }
+  // Each pipeline also interleaved, if asked.
+  size_t plain = layouts.size();
+  for (size_t i = 0; virtualStages > 1 && i < plain; ++i)
+    if (layouts[i].pipeline > 1) {
+      layouts.push_back(layouts[i]);
+      layouts.back().virtualStages = virtualStages;
+    }
   return layouts;
 }
 
@@ -50,8 +58,10 @@ std::string memplan::fit::describeLayout(const Layout &layout) {
   std::string text = "TP " + std::to_string(layout.tensor);
   if (layout.sequenceParallel)
     text += " + SP";
-  text += ", PP " + std::to_string(layout.pipeline) + ", DP " +
-          std::to_string(layout.data);
+  text += ", PP " + std::to_string(layout.pipeline);
+  if (layout.virtualStages > 1)
+    text += " x " + std::to_string(layout.virtualStages) + " chunks";
+  text += ", DP " + std::to_string(layout.data);
   if (layout.fsdp)
     text += ", FSDP";
   else if (layout.zero)
@@ -66,6 +76,7 @@ void memplan::fit::applyLayout(const Layout &layout, int64_t microBatches,
   options.tensorParallel.ranks = layout.tensor;
   options.tensorParallel.sequenceParallel = layout.sequenceParallel;
   options.pipeline.stages = layout.pipeline;
+  options.pipeline.virtualStages = layout.virtualStages;
   options.dataParallel.ranks = layout.data;
   options.dataParallel.rank = layout.data - 1;
   options.dataParallel.zeroStage = layout.zero;
@@ -87,7 +98,13 @@ int64_t memplan::fit::plannedMicroBatches(const Layout &layout,
                                           int64_t microBatches) {
   if (layout.pipeline == 1)
     return microBatches;
+  if (layout.virtualStages > 1)
+    return std::min(microBatches, 3 * layout.pipeline);
   return std::min(microBatches, layout.pipeline + 2);
+}
+
+int64_t memplan::fit::microBatchGroup(const Layout &layout) {
+  return layout.virtualStages > 1 ? layout.pipeline : 1;
 }
 
 namespace {
@@ -166,6 +183,7 @@ StepTime memplan::fit::estimateStepTime(const Layout &layout,
     time.hostTransfer = double(time.host) / model.hostBytesPerSecond;
   if (layout.pipeline > 1)
     time.bubble = (time.compute + time.communication + time.hostTransfer) *
-                  double(layout.pipeline - 1) / double(microBatches);
+                  double(layout.pipeline - 1) /
+                  double(microBatches * layout.virtualStages);
   return time;
 }

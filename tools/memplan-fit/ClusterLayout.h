@@ -34,6 +34,9 @@ struct Layout {
   bool offload = false;
   /// Stage 3 as PyTorch FSDP runs it (zero is 3).
   bool fsdp = false;
+  /// Model chunks per pipeline stage: Megatron-LM's interleaved schedule
+  /// above 1.
+  int64_t virtualStages = 1;
 };
 
 /// Every layout of `gpus` GPUs with tensor parallelism up to `maxTensor`
@@ -41,12 +44,14 @@ struct Layout {
 /// gpus = tensor x pipeline x data, with and without sequence parallelism
 /// when tensor > 1, and each ZeRO stage when data > 1 (0 and 1 with a
 /// pipeline, as DeepSpeed's pipeline engine allows), each ZeRO stage also
-/// with its optimizer offloaded when `offload`, and FSDP (without a
-/// pipeline). Layouts the model cannot
-/// take (heads or layers that do not split) are left to the generator,
-/// which says why.
+/// with its optimizer offloaded when `offload`, FSDP (without a pipeline),
+/// and, with `virtualStages` above 1, each pipeline also interleaved with
+/// that many model chunks per stage. Layouts
+/// the model cannot take (heads or layers that do not split) are left to the
+/// generator, which says why.
 std::vector<Layout> enumerateLayouts(int64_t gpus, int64_t maxTensor,
-                                     int64_t globalBatch, bool offload);
+                                     int64_t globalBatch, bool offload,
+                                     int64_t virtualStages = 1);
 
 /// "TP 2 + SP, PP 4, DP 1" or "TP 1, PP 1, DP 8, ZeRO-3 + offload".
 std::string describeLayout(const Layout &layout);
@@ -74,7 +79,14 @@ std::vector<int64_t> plannedStages(const Layout &layout);
 /// `ClusterFitTest` checks the peak against the full step's on every stage.
 /// The cost of the rest is extrapolated from one micro-batch more
 /// (extrapolateStepCost), which the test checks too.
+/// Interleaved, micro-batches run in groups of p: the graph is planned with
+/// min(m, 3p), where the test finds the peak settled from 2p on, and the
+/// cost extrapolated from one group more.
 int64_t plannedMicroBatches(const Layout &layout, int64_t microBatches);
+
+/// The micro-batches a step's count must be a multiple of, and the step of
+/// the cost's extrapolation: the stages when interleaved, else 1.
+int64_t microBatchGroup(const Layout &layout);
 
 /// The rates the cost model assumes.
 struct CostModel {

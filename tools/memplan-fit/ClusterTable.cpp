@@ -163,6 +163,7 @@ void memplan::fit::writeClusterRows(llvm::json::OStream &out,
         out.attribute("tensor_parallel", layout.tensor);
         out.attribute("sequence_parallel", layout.sequenceParallel);
         out.attribute("pipeline_parallel", layout.pipeline);
+        out.attribute("virtual_stages", layout.virtualStages);
         out.attribute("data_parallel", layout.data);
         out.attribute("zero_stage", layout.zero);
         out.attribute("offload_optimizer", layout.offload);

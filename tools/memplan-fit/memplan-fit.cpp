@@ -210,6 +210,12 @@ static llvm::cl::opt<bool> weighOffload(
     llvm::cl::desc("With --gpus: also weigh each ZeRO stage with its "
                    "optimizer offloaded to the host (default true)"),
     llvm::cl::init(true), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<int64_t> virtualStages(
+    "virtual-stages",
+    llvm::cl::desc("With --gpus: also weigh each pipeline interleaved with "
+                   "this many model chunks per stage (Megatron-LM's "
+                   "schedule; default 1: not weighed)"),
+    llvm::cl::init(1), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<unsigned>
     top("top",
         llvm::cl::desc("With --gpus: the layouts shown, fastest first "
@@ -408,10 +414,12 @@ int main(int argc, char **argv) {
       (globalBatch.getNumOccurrences() ||
        maxTensorParallel.getNumOccurrences() || gpuFlops.getNumOccurrences() ||
        linkBandwidth.getNumOccurrences() || hostBandwidth.getNumOccurrences() ||
-       weighOffload.getNumOccurrences() || top.getNumOccurrences()))
+       weighOffload.getNumOccurrences() || virtualStages.getNumOccurrences() ||
+       top.getNumOccurrences()))
     return fail("--global-batch, --max-tensor-parallel, --gpu-flops, "
-                "--link-bandwidth, --host-bandwidth, --offload and --top weigh "
-                "layouts over several GPUs: give --gpus N with N above 1");
+                "--link-bandwidth, --host-bandwidth, --offload, "
+                "--virtual-stages and --top weigh layouts over several GPUs: "
+                "give --gpus N with N above 1");
   if (cluster) {
     if (!train)
       return fail("--gpus weighs the layouts of a training step; give --mode "
@@ -421,9 +429,9 @@ int main(int argc, char **argv) {
                   "give the step's sequences as --global-batch");
     if (!globalBatch.getNumOccurrences())
       globalBatch = gpus;
-    if (globalBatch < 1 || maxTensorParallel < 1)
-      return fail("--global-batch and --max-tensor-parallel must be at least "
-                  "1");
+    if (globalBatch < 1 || maxTensorParallel < 1 || virtualStages < 1)
+      return fail("--global-batch, --max-tensor-parallel and --virtual-stages "
+                  "must be at least 1");
     costModel.flopsPerSecond =
         gpuFlops > 0 ? double(gpuFlops) : peakFlopsPerSecond(*capability);
     if (gpuFlops.getNumOccurrences() && !(gpuFlops > 0))
@@ -538,8 +546,8 @@ int main(int argc, char **argv) {
 
   // Several GPUs: every candidate in every layout.
   if (cluster) {
-    std::vector<Layout> layouts =
-        enumerateLayouts(gpus, maxTensorParallel, globalBatch, weighOffload);
+    std::vector<Layout> layouts = enumerateLayouts(
+        gpus, maxTensorParallel, globalBatch, weighOffload, virtualStages);
     std::vector<Candidate> expanded;
     for (const Layout &layout : layouts)
       for (const Candidate &candidate : candidates) {

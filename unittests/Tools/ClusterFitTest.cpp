@@ -124,56 +124,85 @@ TEST_F(ClusterFitTest, NoMiddlePipelineStageIsLargerThanTheFirstOrLast) {
                 << base.model.name << ", " << stages << " stages, "
                 << microBatches << " micro-batches, zero " << zero;
           }
+    // Interleaved: 2 chunks per stage, 4 stages (8 one-layer chunks).
+    for (int64_t microBatches : {4, 8, 12})
+      for (Checkpointing checkpointing :
+           {Checkpointing::None, Checkpointing::Full}) {
+        Layout layout;
+        layout.pipeline = 4;
+        layout.virtualStages = 2;
+        layout.data = 2;
+        GeneratorOptions options = base;
+        options.checkpointing = checkpointing;
+        applyLayout(layout, microBatches, options);
+        std::vector<uint64_t> totals;
+        for (int64_t stage = 0; stage < 4; ++stage) {
+          options.pipeline.stage = stage;
+          totals.push_back(plannedTotal(options));
+        }
+        EXPECT_EQ(std::max(totals.front(), totals.back()),
+                  *std::max_element(totals.begin(), totals.end()))
+            << base.model.name << ", interleaved, " << microBatches
+            << " micro-batches";
+      }
   }
 }
 
 TEST_F(ClusterFitTest, LongPipelineStepsRepeatThePlannedOnes) {
   // A stage's step of m micro-batches is planned with
-  // plannedMicroBatches(m) of them and its cost extrapolated from one more:
-  // both must be the full step's, exactly, on every stage.
+  // plannedMicroBatches(m) of them and its cost extrapolated from one more
+  // (one more group of p, interleaved): both must be the full step's,
+  // exactly, on every stage.
   for (GeneratorOptions base : {training("gpt2-small"), smallLlama()}) {
     base.layers = 8;
     for (int64_t stages : {2, 4})
-      for (Checkpointing checkpointing :
-           {Checkpointing::None, Checkpointing::Full})
-        for (int64_t zero : {0, 1, 2}) {
-          Layout layout;
-          layout.pipeline = stages;
-          layout.data = 2;
-          layout.zero = std::min<int64_t>(zero, 1);
-          layout.offload = zero == 2; // ZeRO-1 with offload
-          for (int64_t microBatches : {stages + 3, 2 * stages + 5}) {
-            int64_t planned = plannedMicroBatches(layout, microBatches);
-            ASSERT_LT(planned, microBatches);
-            GeneratorOptions full = base, shorter = base, next = base;
-            full.checkpointing = shorter.checkpointing = next.checkpointing =
-                checkpointing;
-            applyLayout(layout, microBatches, full);
-            applyLayout(layout, planned, shorter);
-            applyLayout(layout, planned + 1, next);
-            for (int64_t stage = 0; stage < stages; ++stage) {
-              SCOPED_TRACE(base.model.name + ", stage " +
-                           std::to_string(stage) + " of " +
-                           std::to_string(stages) + ", " +
-                           std::to_string(microBatches) +
-                           " micro-batches, zero " + std::to_string(zero));
-              full.pipeline.stage = shorter.pipeline.stage =
-                  next.pipeline.stage = stage;
-              EXPECT_EQ(plannedTotal(shorter), plannedTotal(full));
-              mlir::OwningOpRef<mlir::ModuleOp> fullModule = generate(full),
-                                                shortModule = generate(shorter),
-                                                nextModule = generate(next);
-              ASSERT_TRUE(fullModule && shortModule && nextModule);
-              StepCost counted = countStepCost(function(*fullModule));
-              StepCost extrapolated =
-                  extrapolateStepCost(countStepCost(function(*shortModule)),
-                                      countStepCost(function(*nextModule)),
-                                      uint64_t(microBatches - planned));
-              EXPECT_EQ(extrapolated.flops, counted.flops);
-              EXPECT_EQ(extrapolated.sent, counted.sent);
+      for (int64_t chunks : {1, 2})
+        for (Checkpointing checkpointing :
+             {Checkpointing::None, Checkpointing::Full})
+          for (int64_t zero : {0, 1, 2}) {
+            Layout layout;
+            layout.pipeline = stages;
+            layout.virtualStages = chunks;
+            layout.data = 2;
+            layout.zero = std::min<int64_t>(zero, 1);
+            layout.offload = zero == 2; // ZeRO-1 with offload
+            int64_t group = microBatchGroup(layout);
+            for (int64_t microBatches :
+                 chunks == 1 ? std::vector<int64_t>{stages + 3, 2 * stages + 5}
+                             : std::vector<int64_t>{4 * stages, 6 * stages}) {
+              int64_t planned = plannedMicroBatches(layout, microBatches);
+              ASSERT_LT(planned, microBatches);
+              GeneratorOptions full = base, shorter = base, next = base;
+              full.checkpointing = shorter.checkpointing = next.checkpointing =
+                  checkpointing;
+              applyLayout(layout, microBatches, full);
+              applyLayout(layout, planned, shorter);
+              applyLayout(layout, planned + group, next);
+              for (int64_t stage = 0; stage < stages; ++stage) {
+                SCOPED_TRACE(base.model.name + ", stage " +
+                             std::to_string(stage) + " of " +
+                             std::to_string(stages) + " x " +
+                             std::to_string(chunks) + ", " +
+                             std::to_string(microBatches) +
+                             " micro-batches, zero " + std::to_string(zero));
+                full.pipeline.stage = shorter.pipeline.stage =
+                    next.pipeline.stage = stage;
+                EXPECT_EQ(plannedTotal(shorter), plannedTotal(full));
+                mlir::OwningOpRef<mlir::ModuleOp> fullModule = generate(full),
+                                                  shortModule =
+                                                      generate(shorter),
+                                                  nextModule = generate(next);
+                ASSERT_TRUE(fullModule && shortModule && nextModule);
+                StepCost counted = countStepCost(function(*fullModule));
+                StepCost extrapolated = extrapolateStepCost(
+                    countStepCost(function(*shortModule)),
+                    countStepCost(function(*nextModule)),
+                    uint64_t((microBatches - planned) / group));
+                EXPECT_EQ(extrapolated.flops, counted.flops);
+                EXPECT_EQ(extrapolated.sent, counted.sent);
+              }
             }
           }
-        }
   }
 }
 
@@ -323,6 +352,10 @@ TEST_F(ClusterFitTest, StepTimeCountsWhatEachMicroBatchRuns) {
   EXPECT_EQ(stage.sent, 1110u);
   EXPECT_EQ(stage.host, 220u);
   EXPECT_DOUBLE_EQ(stage.bubble, (1.0 + 11.1 + 22.0) * 3 / 6);
+  // Interleaved over v chunks: the bubble is (p - 1) / (m v).
+  layout.virtualStages = 2;
+  EXPECT_DOUBLE_EQ(estimateStepTime(layout, 6, cost, model).bubble,
+                   (1.0 + 11.1 + 22.0) * 3 / 12);
 }
 
 TEST_F(ClusterFitTest, LayoutsAreTheFactorisationsOfTheGpus) {
@@ -334,11 +367,15 @@ TEST_F(ClusterFitTest, LayoutsAreTheFactorisationsOfTheGpus) {
   // pipeline: TP 1, TP 2 twice, TP 4 twice.
   EXPECT_EQ(enumerateLayouts(8, 8, 8, false).size(),
             size_t(9 + 14 + 10 + 2 + 5));
+  // Interleaved too: each of the 13 with a pipeline once more.
+  EXPECT_EQ(enumerateLayouts(8, 8, 8, false, 2).size(),
+            size_t(9 + 14 + 10 + 2 + 5 + 13));
   // With offload, each layout with a ZeRO stage once more: TP 1: (1, 8)
   // 3, (2, 4) 1, (4, 2) 1; TP 2: (1, 4) 3, (2, 2) 1, twice; TP 4: (1, 2)
   // 3, twice.
-  std::vector<Layout> offloaded = enumerateLayouts(8, 8, 8, true);
-  EXPECT_EQ(offloaded.size(), size_t(40 + 5 + 8 + 6));
+  std::vector<Layout> offloaded = enumerateLayouts(8, 8, 8, true, 2);
+  // (And the 4 offloaded ones with a pipeline interleaved.)
+  EXPECT_EQ(offloaded.size(), size_t(53 + 5 + 8 + 6 + 4));
   for (const Layout &layout : offloaded) {
     EXPECT_TRUE(!layout.offload || layout.zero > 0);
     EXPECT_TRUE(!layout.fsdp ||
