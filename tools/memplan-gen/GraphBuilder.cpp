@@ -183,9 +183,12 @@ Value GraphBuilder::tensorParallelAllReduce(Value partial, int64_t ranks) {
 }
 
 Value GraphBuilder::tensorParallelInput(Value input, int64_t ranks) {
+  // Forward, the identity: a view, so that the input stays readable (a
+  // residual stream that also enters the region, as BERT's does).
   Value result = generic("tp_input", {input}, {input.getType()},
                          {ResultRole::Activation}, 0, {0})
                      .front();
+  result.getDefiningOp()->setAttr("views", builder.getUnitAttr());
   record([=] {
     Value dy = gradientOf(result);
     if (!dy || !needsGradient(input))

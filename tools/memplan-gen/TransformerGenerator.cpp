@@ -498,18 +498,24 @@ Value TransformerGenerator::llama(Value received) {
 }
 
 Value TransformerGenerator::bert() {
-  int64_t b = o.batch, s = o.seq, h = m.hidden, nh = m.heads, hd = headDim();
+  // Tensor parallelism as Megatron-LM's BERT runs it: a vocabulary-parallel
+  // word embedding and masked-LM head, column-parallel query/key/value and
+  // intermediate projections, row-parallel outputs (the GPT-2 layout with
+  // BERT's post-norm); with sequence parallelism the residual stream and
+  // the position and type embeddings hold this GPU's tokens.
+  int64_t b = o.batch, s = o.seq, h = m.hidden, nh = heads(), hd = headDim(),
+          local = localTokens();
   Type i32 = IntegerType::get(act.getContext(), 32);
   Value ids = arg({b, s}, i32, ArgumentRole::Input, "input_ids");
-  Value typeIds = arg({b, s}, i32, ArgumentRole::Input, "token_type_ids");
-  Value positionIds = arg({b, s}, i32, ArgumentRole::Input, "position_ids");
+  Value typeIds = arg({b, local}, i32, ArgumentRole::Input, "token_type_ids");
+  Value positionIds = arg({b, local}, i32, ArgumentRole::Input, "position_ids");
   g.beginUnit(); // the embeddings
-  tiedEmbedding = param({m.vocab, h}, "embeddings.word");
+  tiedEmbedding = param({vocab(), h}, "embeddings.word");
   Value typeEmbedding =
       g.embedding(param({m.typeVocab, h}, "embeddings.token_type"), typeIds);
   Value positionEmbedding = g.embedding(
       param({m.maxPositions, h}, "embeddings.position"), positionIds);
-  Value wordEmbedding = g.embedding(tiedEmbedding, ids);
+  Value wordEmbedding = rowReduce(g.embedding(tiedEmbedding, ids));
   Value x = g.add(g.add(wordEmbedding, positionEmbedding), typeEmbedding);
   x = dropout(layerNorm(x, "embeddings.ln"));
   for (int64_t l = 0; l < o.layers; ++l) {
@@ -519,20 +525,23 @@ Value TransformerGenerator::bert() {
     auto heads = [&](Value y) {
       return g.transpose(g.reshape(y, {b, s, nh, hd}), {0, 2, 1, 3});
     };
-    Value q =
-        heads(apply(linear(h, h, p + ".attention.query", true, LoraQuery), x));
-    Value k =
-        heads(apply(linear(h, h, p + ".attention.key", true, LoraKey), x));
-    Value v =
-        heads(apply(linear(h, h, p + ".attention.value", true, LoraValue), x));
+    Value hidden = columnInput(x);
+    Value q = heads(apply(
+        linear(h, nh * hd, p + ".attention.query", true, LoraQuery), hidden));
+    Value k = heads(
+        apply(linear(h, nh * hd, p + ".attention.key", true, LoraKey), hidden));
+    Value v = heads(apply(
+        linear(h, nh * hd, p + ".attention.value", true, LoraValue), hidden));
     Value a = attend(q, k, v, /*causal=*/false);
-    a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, h});
+    a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, nh * hd});
     a = dropout(
-        apply(linear(h, h, p + ".attention.output", true, LoraOutput), a));
+        apply(linear(nh * hd, h, p + ".attention.output", true, LoraOutput), a,
+              /*rowParallel=*/true));
     x = layerNorm(g.add(x, a), p + ".attention.ln");
-    Value f = activation(
-        apply(linear(h, m.ffn, p + ".intermediate", true, LoraUp), x));
-    f = dropout(apply(linear(m.ffn, h, p + ".output", true, LoraDown), f));
+    Value f = activation(apply(
+        linear(h, ffn(), p + ".intermediate", true, LoraUp), columnInput(x)));
+    f = dropout(apply(linear(ffn(), h, p + ".output", true, LoraDown), f,
+                      /*rowParallel=*/true));
     x = layerNorm(g.add(x, f), p + ".output.ln");
   }
   if (o.mode != Mode::Train)
@@ -543,8 +552,9 @@ Value TransformerGenerator::bert() {
     Value pooled = g.tanh(apply(linear(h, h, "pooler.dense", true), first));
     return apply(linear(h, o.numLabels, "classifier", true), dropout(pooled));
   }
-  // Masked-language-model head, tied to the word embeddings.
-  return g.matmul(x, tiedEmbedding, /*transposeRhs=*/true);
+  // Masked-language-model head, tied to the word embeddings (this GPU's
+  // share of the vocabulary).
+  return g.matmul(columnInput(x), tiedEmbedding, /*transposeRhs=*/true);
 }
 
 Value TransformerGenerator::buildForward(Value received) {
@@ -963,10 +973,10 @@ static std::string checkTensorParallel(const GeneratorOptions &o) {
   if (tp.ranks == 1)
     return "";
   std::string over = " over " + std::to_string(tp.ranks) + " GPUs";
-  if (m.family == Family::Bert)
-    return "tensor parallelism is generated for the decoders (GPT-2, the "
-           "LLaMA family) so far, not for " +
-           m.name;
+  if (m.family == Family::Bert && tp.sequenceParallel &&
+      o.bertHead == BertHead::Classification && o.mode == Mode::Train)
+    return "--sequence-parallel splits BERT's tokens, and its classification "
+           "head reads the first token's whole hidden state: not modelled";
   if (m.heads % tp.ranks)
     return std::to_string(m.heads) + " attention heads do not split" + over;
   if (m.kvHeads % tp.ranks)

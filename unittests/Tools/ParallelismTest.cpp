@@ -312,7 +312,7 @@ TEST_F(ParallelismTest, GatheredWeightsAreReleasedOnceAndNotReadAfter) {
 TEST_F(ParallelismTest, TensorParallelShardsAddUpToTheLayer) {
   // Every weight is either whole on each tensor-parallel GPU or split into
   // equal shares (the vocabulary rounded up), and the split ones add up.
-  for (const char *model : {"gpt2-small", "llama-7b"})
+  for (const char *model : {"gpt2-small", "llama-7b", "bert-base"})
     for (int64_t ranks : {2, 4}) {
       SCOPED_TRACE(std::string(model) + " over " + std::to_string(ranks));
       GeneratorOptions options = training(model, 2);
@@ -334,10 +334,13 @@ TEST_F(ParallelismTest, TensorParallelShardsAddUpToTheLayer) {
         }
       }
       // The QKV (GPT-2: fused) and output projections, the MLP's two or
-      // three, per layer; the embedding; LLaMA's LM head.
-      EXPECT_EQ(split, std::string(model) == "gpt2-small"
-                           ? 2 * (2 + 2 + 2) + 1 // weights and split biases
-                           : 2 * 7 + 2);
+      // three, per layer; the embedding; LLaMA's LM head. BERT: q, k, v
+      // (weights and biases), the attention output, the intermediate
+      // (weight and bias) and output projections; the word embedding.
+      std::string name = model;
+      EXPECT_EQ(split, name == "gpt2-small" ? 2 * (2 + 2 + 2) + 1
+                       : name == "llama-7b" ? 2 * 7 + 2
+                                            : 2 * (6 + 1 + 2 + 1) + 1);
     }
 }
 

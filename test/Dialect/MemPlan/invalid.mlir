@@ -554,3 +554,11 @@ func.func @generic_comm_unknown_group(%x: tensor<4xf32>) {
   %0 = memplan.op "send"(%x) {comm = #memplan.comm<expert, ranks = 2, sent_bytes = 8>} : (tensor<4xf32>) -> tensor<0xi8>
   return
 }
+
+// -----
+
+func.func @generic_views_without_aliases(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'memplan.op' op has views but no aliases: the views are the aliased results}}
+  %0 = memplan.op "tp_input"(%x) {views} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}

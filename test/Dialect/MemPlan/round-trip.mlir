@@ -127,6 +127,8 @@ func.func @generic(%x: tensor<8x16xf32>, %w: tensor<16x4xf32>, %gy: tensor<8x4xf
   %11 = memplan.op "all_reduce"(%gy) {aliases = array<i64: 0>, comm = #memplan.comm<tensor, ranks = 2, sent_bytes = 128>} : (tensor<8x4xf32>) -> tensor<8x4xf32>
   // CHECK: memplan.op "send"(%{{.*}}) {comm = #memplan.comm<pipeline, ranks = 4, sent_bytes = 512>} : (tensor<8x16xf32>) -> tensor<0xi8>
   %12 = memplan.op "send"(%x) {comm = #memplan.comm<pipeline, ranks = 4, sent_bytes = 512>} : (tensor<8x16xf32>) -> tensor<0xi8>
+  // CHECK: memplan.op "tp_input"(%{{.*}}) {aliases = array<i64: 0>, views} : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  %13 = memplan.op "tp_input"(%gy) {aliases = array<i64: 0>, views} : (tensor<8x4xf32>) -> tensor<8x4xf32>
   // CHECK: memplan.op "adamw"() : () -> ()
   memplan.op "adamw"() : () -> ()
   // CHECK: memplan.op "dynamic"(%{{.*}}) : (tensor<8x16xf32>) -> tensor<?x16xf32>

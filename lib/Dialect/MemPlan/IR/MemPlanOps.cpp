@@ -711,6 +711,9 @@ LogicalResult GenericOp::verify() {
   if (getLibraryWorkspace() && !getScratchAttr())
     return emitOpError("has library_workspace but no scratch: the workspace's "
                        "bytes are its scratch");
+  if (getViews() && !getAliases())
+    return emitOpError("has views but no aliases: the views are the aliased "
+                       "results");
   if (std::optional<ArrayRef<int64_t>> aliases = getAliases()) {
     if (aliases->size() != getNumResults())
       return emitOpError("aliases has ") << aliases->size() << " entries for "
@@ -738,6 +741,10 @@ std::optional<unsigned> GenericOp::getAliasedOperand(unsigned resultIndex) {
   if (!aliases || resultIndex >= aliases->size() || (*aliases)[resultIndex] < 0)
     return std::nullopt;
   return static_cast<unsigned>((*aliases)[resultIndex]);
+}
+
+bool GenericOp::writesAliasedOperand(unsigned resultIndex) {
+  return getAliasedOperand(resultIndex).has_value() && !getViews();
 }
 
 FailureOr<uint64_t> GenericOp::getScratchBytes() {

@@ -473,6 +473,7 @@ def MemPlan_KVCacheUpdateOp : MemPlan_Op<"kv_cache_update",
 def MemPlan_GenericOp : MemPlan_Op<"op", [
     DeclareOpInterfaceMethods<MemPlan_BufferPlanningOpInterface,
                               ["getScratchBytes", "getAliasedOperand",
+                               "writesAliasedOperand",
                                "isScratchLibraryWorkspace"]>]> {
   let summary = "Any other op: only its operand and result sizes matter";
   let description = [{
@@ -486,7 +487,10 @@ def MemPlan_GenericOp : MemPlan_Op<"op", [
     attribute, one entry per
     result, says that a result is written into an operand's memory (its
     index) instead of a fresh buffer (-1): an optimizer step updating weights
-    and states in place, a cache written in place.
+    and states in place, a cache written in place. With `views` (a unit
+    attribute) those results are views that only read the operand, as a
+    reshape is (memplan-gen's `tp_input`, the identity that enters a
+    tensor-parallel region): the operand stays readable after the op.
 
     Two optional attributes describe what a run costs, for cost models;
     planning ignores them. `flops` gives the arithmetic operations one run
@@ -512,6 +516,7 @@ def MemPlan_GenericOp : MemPlan_Op<"op", [
                        OptionalAttr<MemPlan_ByteCount>:$scratch,
                        UnitAttr:$library_workspace,
                        OptionalAttr<DenseI64ArrayAttr>:$aliases,
+                       UnitAttr:$views,
                        OptionalAttr<MemPlan_FlopCount>:$flops,
                        OptionalAttr<MemPlan_CommunicationAttr>:$comm);
   let results = (outs Variadic<AnyType>:$results);
