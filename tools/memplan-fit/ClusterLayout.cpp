@@ -32,13 +32,13 @@ std::vector<Layout> memplan::fit::enumerateLayouts(int64_t gpus,
       for (bool sequenceParallel : {false, true}) {
         if (sequenceParallel && tensor == 1)
           continue;
-        int64_t stages = data == 1 ? 0 : pipeline > 1 ? 1 : 3;
-        for (int64_t zero = 0; zero <= stages; ++zero)
+        int64_t maxZero = data == 1 ? 0 : pipeline > 1 ? 1 : 3;
+        for (int64_t zero = 0; zero <= maxZero; ++zero)
           for (bool offloaded : {false, true})
             if (!offloaded || (offload && zero > 0))
               layouts.push_back(
                   {tensor, pipeline, data, zero, sequenceParallel, offloaded});
-        if (stages == 3)
+        if (maxZero == 3)
           layouts.push_back({tensor, pipeline, data, 3, sequenceParallel,
                              /*offload=*/false, /*fsdp=*/true});
       }

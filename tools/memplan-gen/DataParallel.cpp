@@ -156,9 +156,7 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
   if (dp.zeroStage == 1) {
     // P_os: full gradients, accumulated in their buffers (by the caller)
     // and all-reduced once the backward pass is done.
-    int64_t begin = 0;
-    for (int64_t rank = 0; rank < dp.rank; ++rank)
-      begin += GraphBuilder::shareOf(trainable, dp.ranks, rank);
+    int64_t begin = GraphBuilder::shareBegin(trainable, dp.ranks, dp.rank);
     int64_t end = begin + share, offset = 0;
     for (auto &[weight, gradient] : gradients) {
       Type type = gradient.getType();
@@ -295,18 +293,20 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
     types.push_back(operands.back().getType());
     aliases.push_back(operands.size() - 1);
   };
-  const char *kind = "zero_adamw";
+  // The step's kind: its optimizer, run by ZeRO, by ZeRO on the host, or by
+  // FSDP (PyTorch's optimizer on the f32 shard).
+  const char *optimizer = "adamw";
   switch (o.optimizer) {
   case Optimizer::AdamW:
     state(ArgumentRole::OptimizerState, "adam_m", share, f32);
     state(ArgumentRole::OptimizerState, "adam_v", share, f32);
     break;
   case Optimizer::Sgd:
-    kind = "zero_sgd";
+    optimizer = "sgd";
     state(ArgumentRole::OptimizerState, "momentum", share, f32);
     break;
   case Optimizer::AdamW8Bit: {
-    kind = "zero_adamw_8bit";
+    optimizer = "adamw_8bit";
     Type i8 = IntegerType::get(context, 8);
     int64_t blocks = llvm::divideCeil(share, 256);
     state(ArgumentRole::OptimizerState, "adam_m", share, i8);
@@ -348,9 +348,10 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
     scratch += stepped * 4;
   // Offloaded, the step is the host's (its temporaries too). FSDP's is
   // PyTorch's optimizer on the f32 shard: fused, no copy.
-  std::string step = offload   ? "zero_cpu_" + std::string(kind).substr(5)
-                     : dp.fsdp ? "fsdp_" + std::string(kind).substr(5)
-                               : std::string(kind);
+  std::string step = std::string(offload   ? "zero_cpu_"
+                                 : dp.fsdp ? "fsdp_"
+                                           : "zero_") +
+                     optimizer;
   if (offload || dp.fsdp)
     scratch = 0;
   SmallVector<ResultRole> roles(types.size(), ResultRole::Activation);

@@ -213,12 +213,12 @@ public:
   void buildAfter(mlir::Value value, llvm::function_ref<void()> build);
   /// The elements of rank `rank`'s share of `total` over `ranks` ranks.
   static int64_t shareOf(int64_t total, int64_t ranks, int64_t rank) {
-    // floor(total (rank + 1) / ranks) - floor(total rank / ranks), without
-    // overflow for any int64 total (quotient and remainder apart).
-    auto bound = [&](int64_t r) {
-      return total / ranks * r + total % ranks * r / ranks;
-    };
-    return bound(rank + 1) - bound(rank);
+    return shareBegin(total, ranks, rank + 1) - shareBegin(total, ranks, rank);
+  }
+  /// Where rank `rank`'s share begins: floor(total rank / ranks), without
+  /// overflow for any int64 total (quotient and remainder apart).
+  static int64_t shareBegin(int64_t total, int64_t ranks, int64_t rank) {
+    return total / ranks * rank + total % ranks * rank / ranks;
   }
   /// Operations the checkpoints' clones perform (RecomputableOpInterface).
   uint64_t getRecomputedFlops() const { return recomputedFlops; }
