@@ -68,6 +68,10 @@ void memplan::emitPlanRemark(const FunctionPlan &plan) {
            << searchStartName(summary->startedFromNaive) << "), "
            << summary->nodes << " search nodes"
            << (summary->provenOptimal ? ", proven optimal" : "");
+  if (const auto &summary = plan.solution.search;
+      summary && !summary->provenOptimal &&
+      summary->provenBound > plan.lowerBound)
+    remark << ", none below " << summary->provenBound << " bytes (proven)";
 }
 
 /// `%3`, `%arg0`: the value as printed in the function.
@@ -115,6 +119,11 @@ void memplan::writePlanReport(raw_ostream &os, ArrayRef<FunctionPlan> plans) {
       if (const auto &shared = plan.solution.sharedObjects) {
         json.attribute("shared_object_count", shared->objectCount);
         json.attribute("shared_object_bytes", shared->totalBytes);
+      }
+      if (const auto &search = plan.solution.search) {
+        json.attribute("search_nodes", search->nodes);
+        json.attribute("proven_optimal", search->provenOptimal);
+        json.attribute("proven_bound_bytes", search->provenBound);
       }
       json.attributeArray("buffers", [&] {
         ArrayRef<LiveBuffer> buffers = liveness.getBuffers();

@@ -182,8 +182,14 @@ int main(int argc, char **argv) {
                  << (summary->startedFromNaive
                          ? " naive (greedy ran out of time), "
                          : " greedy, ")
-                 << summary->nodes << " nodes"
-                 << (summary->provenOptimal ? ", proven optimal" : "");
+                 << summary->nodes << " nodes";
+  if (const auto &summary = result.solution.search) {
+    if (summary->provenOptimal)
+      llvm::outs() << ", proven optimal";
+    else if (summary->provenBound > lowerBound)
+      llvm::outs() << ", none below " << summary->provenBound
+                   << " bytes (proven)";
+  }
   if (const auto &portfolio = result.solution.portfolio) {
     llvm::outs() << ", " << portfolio->winner << " won (";
     llvm::interleave(

@@ -24,10 +24,11 @@
 namespace memplan::test {
 
 /// An exhaustive solver with nothing in common with the search: every order
-/// of the buffers, each placed first-fit (at the lowest offset where it
-/// overlaps no placed buffer live at the same time). Taking an optimal plan's
-/// buffers by increasing offset, first-fit never places one higher, so the
-/// best order gives the optimum.
+/// of the buffers, each placed first-fit (at the lowest multiple of its
+/// alignment where it overlaps no placed buffer live at the same time).
+/// Taking an optimal plan's buffers by increasing offset, first-fit never
+/// places one higher, so the best order gives the optimum. Offsets stay
+/// small (no overflow checks): for problems of a handful of buffers.
 inline uint64_t exhaustiveOptimum(const Problem &problem) {
   size_t n = problem.buffers.size();
   std::vector<size_t> order(n);
@@ -50,6 +51,7 @@ inline uint64_t exhaustiveOptimum(const Problem &problem) {
         if (offset + b.size <= low)
           break;
         offset = std::max(offset, high);
+        offset = (offset + b.alignment - 1) / b.alignment * b.alignment;
       }
       placed.emplace_back(offset, id);
       arena = std::max(arena, offset + b.size);

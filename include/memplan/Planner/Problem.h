@@ -53,7 +53,11 @@ struct SearchSummary {
   /// greedy placement ran out of the time budget. Else the best greedy plan.
   bool startedFromNaive = false;
   bool provenOptimal = false; ///< arena == lower bound, or search exhausted
-  bool capacityMet = true;    ///< capacity mode: the arena fits
+  /// No plan is smaller than this: the lower bound, or one more than the
+  /// largest capacity at which the search was exhausted (it can be above
+  /// the lower bound, and equals the arena where that is proven optimal).
+  uint64_t provenBound = 0;
+  bool capacityMet = true;         ///< capacity mode: the arena fits
   bool capacityImpossible = false; ///< capacity mode: proven not to fit
   uint64_t nodes = 0;              ///< search nodes visited
   /// Plans the search found that the validator refused (and that were not

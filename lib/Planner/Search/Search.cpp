@@ -5,14 +5,14 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // planSearch: the best greedy plan first, then the decision procedure of
-// SkylineSearch.cpp ("is there a plan within C bytes?") on the problem with
-// sizes padded to the largest alignment, and on its reduction at full
-// sections (FullSectionBlocks.h): side by side on two threads, or in turns
-// on one. In capacity mode once; otherwise C = lower bound first (half of
-// the budget), then bisection between the highest capacity proven too small
-// and the best arena found, each step with a quarter of what is left. An
-// exhausted search at C proves that no plan fits in C. Every plan found is
-// validated before it is returned.
+// SkylineSearch.cpp ("is there a plan within C bytes?") on the problem, and,
+// where alignments allow, on its reduction at full sections
+// (FullSectionBlocks.h): side by side on two threads, or in turns on one. In
+// capacity mode once; otherwise C = lower bound first (half of the budget),
+// then bisection between the highest capacity proven too small and the best
+// arena found, each step with a quarter of what is left. An exhausted search at
+// C proves that no plan fits in C. Every plan found is validated before it is
+// returned.
 //
 //===----------------------------------------------------------------------===//
 
@@ -95,36 +95,42 @@ private:
   llvm::thread thread;
 };
 
-/// The problem the search works on: sizes rounded up to the largest
-/// alignment, so that every floor, and so every offset, stays aligned; empty
-/// buffers dropped. Without padding (all sizes multiples of the alignment),
-/// an exhausted search is a proof.
-struct PaddedProblem {
+/// The problem the search works on, empty buffers dropped. Where every
+/// size is a multiple of the largest alignment, every floor is too, so
+/// alignments can be dropped: the search then also works on the reduction
+/// at full sections, whose blocks have no alignment of their own. Otherwise
+/// buffers keep their sizes and alignments and the search places each at a
+/// multiple of its own (padding sizes to the largest alignment, as this
+/// once did, loses the plans where a buffer of a smaller alignment sits
+/// right on top of one whose size that alignment does not round, and the
+/// real top of the arena's highest buffer). Either way an exhausted search
+/// is a proof.
+struct SearchProblem {
   Problem problem;
-  /// The index in the original problem of each padded buffer.
+  /// The index in the original problem of each buffer.
   std::vector<uint32_t> original;
-  bool exact = true;
+  /// Whether alignments were dropped (the reduction applies).
+  bool unaligned = true;
 };
 
-std::optional<PaddedProblem> padToLargestAlignment(const Problem &problem) {
+SearchProblem prepareForSearch(const Problem &problem) {
   uint64_t alignment = 1;
   for (const Buffer &buffer : problem.buffers)
-    alignment = std::max(alignment, buffer.alignment);
-  PaddedProblem padded;
+    if (buffer.size)
+      alignment = std::max(alignment, buffer.alignment);
+  SearchProblem prepared;
   for (uint32_t i = 0; i < problem.buffers.size(); ++i) {
-    Buffer buffer = problem.buffers[i];
+    const Buffer &buffer = problem.buffers[i];
     if (buffer.size == 0)
       continue;
-    std::optional<uint64_t> size = alignUp(buffer.size, alignment);
-    if (!size)
-      return std::nullopt;
-    padded.exact &= *size == buffer.size;
-    buffer.size = *size;
-    buffer.alignment = 1;
-    padded.problem.buffers.push_back(buffer);
-    padded.original.push_back(i);
+    prepared.unaligned &= buffer.size % alignment == 0;
+    prepared.problem.buffers.push_back(buffer);
+    prepared.original.push_back(i);
   }
-  return padded;
+  if (prepared.unaligned)
+    for (Buffer &buffer : prepared.problem.buffers)
+      buffer.alignment = 1;
+  return prepared;
 }
 
 /// One search: the best plan so far, the budget, and the steps that try
@@ -132,10 +138,10 @@ std::optional<PaddedProblem> padToLargestAlignment(const Problem &problem) {
 class CapacitySearch {
 public:
   CapacitySearch(const Problem &problem, const SearchOptions &options,
-                 PaddedProblem padded, PlanResult start,
+                 SearchProblem input, PlanResult start,
                  SearchClock::time_point started, double seconds)
-      : problem(problem), padded(std::move(padded)),
-        search(this->padded.problem), result(std::move(start)) {
+      : problem(problem), prepared(std::move(input)),
+        search(this->prepared.problem), result(std::move(start)) {
     budget.deadline =
         started + std::chrono::duration_cast<SearchClock::duration>(
                       std::chrono::duration<double>(seconds));
@@ -146,7 +152,7 @@ public:
         options.threads ? options.threads : std::thread::hardware_concurrency();
     sideBySide = threads >= 2 && !options.nodeLimit;
     // A node costs O(n log n): read the clock about every 2^20 / n nodes.
-    size_t count = this->padded.problem.buffers.size();
+    size_t count = this->prepared.problem.buffers.size();
     while (budget.clockMask > 0 &&
            (budget.clockMask + 1) * count > (size_t(1) << 20))
       budget.clockMask >>= 1;
@@ -158,8 +164,12 @@ public:
     SearchBudget share = shareOfBudget(fraction);
     SearchOutcome outcome = SearchOutcome::OutOfBudget;
     std::vector<uint64_t> offsets;
-    MergedProblem merged = reduceAtFullBoundaries(padded.problem, c);
-    if (merged.problem.buffers.size() == padded.problem.buffers.size()) {
+    // Blocks have no alignment of their own: with alignments, no reduction.
+    MergedProblem merged;
+    if (prepared.unaligned)
+      merged = reduceAtFullBoundaries(prepared.problem, c);
+    if (!prepared.unaligned ||
+        merged.problem.buffers.size() == prepared.problem.buffers.size()) {
       outcome = search.decide(c, share);
       offsets = search.offsets();
     } else {
@@ -188,11 +198,11 @@ public:
   /// up are tried again (no plan fits below `provenLow`). Returns whether the
   /// best arena is proven minimal.
   bool minimise() {
-    uint64_t low = computeLowerBound(padded.problem);
+    uint64_t low = computeLowerBound(prepared.problem);
     SearchOutcome first = attempt(low, 0.5);
     if (first == SearchOutcome::Infeasible)
       ++low;
-    uint64_t provenLow = low;
+    provenLow = std::max(provenLow, low);
     while (first != SearchOutcome::Found && budget.spendOk()) {
       if (low >= result.solution.arenaSize) {
         if (provenLow >= result.solution.arenaSize)
@@ -208,13 +218,19 @@ public:
         provenLow = std::max(provenLow, middle + 1);
       low = middle + 1;
     }
-    return padded.exact && provenLow >= result.solution.arenaSize;
+    return provenLow >= result.solution.arenaSize;
   }
 
   /// Whether a plan of at most `capacity` bytes was proven impossible.
   bool provenImpossible(uint64_t capacity) {
-    return attempt(capacity, 1.0) == SearchOutcome::Infeasible && padded.exact;
+    bool impossible = attempt(capacity, 1.0) == SearchOutcome::Infeasible;
+    if (impossible)
+      provenLow = std::max(provenLow, capacity + 1);
+    return impossible;
   }
+
+  /// No plan is smaller than this (capacities exhausted, plus one).
+  uint64_t provenBound() const { return provenLow; }
 
   PlanResult takeResult() { return std::move(result); }
   uint64_t nodes() const { return budget.nodes; }
@@ -282,7 +298,7 @@ private:
         uint64_t nodes =
             which == &search
                 ? turn
-                : turn * padded.problem.buffers.size() /
+                : turn * prepared.problem.buffers.size() /
                       std::max<size_t>(1, merged.problem.buffers.size());
         if (!share.nodeLimit || share.nodeLimit - share.nodes > nodes)
           slice.nodeLimit = share.nodes + nodes;
@@ -296,15 +312,15 @@ private:
     return nullptr;
   }
 
-  /// Takes the offsets of a plan found for the padded problem, if the
+  /// Takes the offsets of a plan found for the prepared problem, if the
   /// validator accepts them and they beat the best plan. Never trusts an
   /// unchecked plan (one that fails is a bug, counted so that tests and
   /// fuzzers see it); never returns a worse one.
   void adopt(const std::vector<uint64_t> &offsets) {
     Solution solution;
     solution.offsets.assign(problem.buffers.size(), 0);
-    for (size_t k = 0; k < padded.original.size(); ++k) {
-      uint32_t i = padded.original[k];
+    for (size_t k = 0; k < prepared.original.size(); ++k) {
+      uint32_t i = prepared.original[k];
       solution.offsets[i] = offsets[k];
       solution.arenaSize =
           std::max(solution.arenaSize, offsets[k] + problem.buffers[i].size);
@@ -316,10 +332,13 @@ private:
   }
 
   const Problem &problem;
-  PaddedProblem padded;
+  SearchProblem prepared;
   SkylineSearch search;
   PlanResult result;
   SearchBudget budget;
+  /// The largest capacity proven too small, plus one (at least the lower
+  /// bound).
+  uint64_t provenLow = 0;
   bool sideBySide = false;
   uint64_t rejected = 0;
 };
@@ -344,9 +363,13 @@ PlanResult planSearchOnThisStack(const Problem &problem,
   summary.startedFromNaive = naive;
   uint64_t lowerBound = computeLowerBound(problem);
   uint64_t target = options.capacity.value_or(lowerBound);
-  auto finish = [&](PlanResult plan, bool proven, uint64_t nodes) {
+  auto finish = [&](PlanResult plan, bool proven, uint64_t nodes,
+                    uint64_t provenBound) {
     summary.nodes = nodes;
     summary.provenOptimal = proven || plan.solution.arenaSize == lowerBound;
+    summary.provenBound = summary.provenOptimal
+                              ? plan.solution.arenaSize
+                              : std::max(lowerBound, provenBound);
     summary.capacityMet =
         !options.capacity || plan.solution.arenaSize <= *options.capacity;
     summary.seconds =
@@ -355,13 +378,9 @@ PlanResult planSearchOnThisStack(const Problem &problem,
     return plan;
   };
   if (result.solution.arenaSize <= target)
-    return finish(std::move(result), false, 0);
-  std::optional<PaddedProblem> padded = padToLargestAlignment(problem);
-  if (!padded)
-    return finish(std::move(result), false, 0);
-
-  CapacitySearch search(problem, options, std::move(*padded), std::move(result),
-                        started, seconds);
+    return finish(std::move(result), false, 0, lowerBound);
+  CapacitySearch search(problem, options, prepareForSearch(problem),
+                        std::move(result), started, seconds);
   bool proven = false;
   if (options.capacity)
     summary.capacityImpossible = search.provenImpossible(*options.capacity);
@@ -369,7 +388,8 @@ PlanResult planSearchOnThisStack(const Problem &problem,
     proven = search.minimise();
   summary.rejectedPlans = search.rejectedPlans();
   uint64_t nodes = search.nodes();
-  return finish(search.takeResult(), proven, nodes);
+  uint64_t bound = search.provenBound();
+  return finish(search.takeResult(), proven, nodes, bound);
 }
 
 } // namespace

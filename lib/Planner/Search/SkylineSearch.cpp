@@ -11,15 +11,22 @@
 // * The schedule is cut into sections (the slots of a TimeAxis). Every
 //   section has a floor: the top of the highest buffer placed across it.
 // * Any plan can be compacted into one where buffers, taken by increasing
-//   offset, each sit on the floor of their lifetime. So the search only
-//   decides an order: at every node it takes a section in a valley of the
-//   skyline (a run of sections at one floor whose neighbours are higher or
-//   finished; the lowest free byte of the arena is in one) and either puts
-//   there a buffer whose whole lifetime is at that floor, or gives up that
-//   spot, raising the section's floor to the lowest level a remaining
-//   buffer could use. A buffer at a valley's floor cannot reach past it, so
-//   every valley is a complete choice: the search takes the most
-//   constrained one (fail first), not just the lowest.
+//   offset, each sit at the lowest multiple of their alignment on or above
+//   the floor of their lifetime. So the search only decides an order: at
+//   every node it takes a section in a valley of the skyline (a run of
+//   sections at one floor whose neighbours are higher or finished; the
+//   lowest free byte of the arena is in one) and either puts there a buffer
+//   whose whole lifetime is at that floor and that the floor's offset
+//   aligns, or gives up that spot, raising the section's floor to the
+//   lowest offset a remaining buffer could take. A buffer at a valley's
+//   floor cannot reach past it, so every valley is a complete choice: the
+//   search takes the most constrained one (fail first), not just the
+//   lowest.
+// * Alignment: a buffer goes only where the floor is a multiple of its
+//   alignment; a floor that is not gets there by giving up spots (each
+//   section rises at least to the next multiple that a buffer over it could
+//   use). Padding is then bytes given up like any other, so slack pays for
+//   it and an exhausted search is a proof with mixed alignments too.
 // * Pruning: a section's slack, C - floor - (bytes of unplaced buffers live
 //   there), never grows; placing a buffer on the floor keeps it, giving up a
 //   spot spends it, and a negative slack ends the branch. When C is the lower
@@ -52,6 +59,7 @@
 #include <optional>
 #include <random>
 #include <tuple>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
@@ -98,14 +106,16 @@ public:
     std::vector<uint32_t> byShape(n);
     std::iota(byShape.begin(), byShape.end(), 0);
     auto key = [&](uint32_t i) {
-      return std::make_tuple(problem.buffers[i].size, first[i], last[i], i);
+      return std::make_tuple(problem.buffers[i].size, first[i], last[i],
+                             problem.buffers[i].alignment, i);
     };
     std::sort(byShape.begin(), byShape.end(),
               [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
     for (size_t k = 1; k < n; ++k) {
       uint32_t a = byShape[k - 1], b = byShape[k];
       if (problem.buffers[a].size == problem.buffers[b].size &&
-          first[a] == first[b] && last[a] == last[b])
+          first[a] == first[b] && last[a] == last[b] &&
+          problem.buffers[a].alignment == problem.buffers[b].alignment)
         previousTwin[b] = static_cast<int32_t>(a);
     }
   }
@@ -130,9 +140,12 @@ public:
     // next turn of a round robin) skips what earlier ones exhausted.
     if (capacity != failedCapacity) {
       failed.clear();
+      failedFloors.clear();
+      floorPool.clear();
       failedCapacity = capacity;
     }
     hash = {0, 0};
+    placedHash = {0, 0};
     for (size_t s = 0; s < sections; ++s)
       hash = hash ^ floorKey(s, 0);
     for (uint32_t i = 0; i < n; ++i)
@@ -203,7 +216,7 @@ private:
       hitRestart = true;
       return false;
     }
-    if (failed.count(hash))
+    if (failed.count(hash) || dominatedByFailed())
       return false;
     // One level of recursion per node on the path: stop before the stack
     // (kSearchStackBytes, see planSearch) could run out.
@@ -216,11 +229,45 @@ private:
     bool explored = explore();
     --depth;
     if (!explored) {
-      if (!outOfBudget && failed.size() < kMaxFailedStates)
+      if (!outOfBudget && failed.size() < kMaxFailedStates) {
         failed.insert(hash);
+        rememberFailedFloors();
+      }
       return false;
     }
     return true;
+  }
+
+  /// Dominance: a state whose floors are all at or above those of a failed
+  /// state with the same buffers placed fails too (a plan from it puts the
+  /// remaining buffers above its floors, so above the lower ones too, where
+  /// they meet nothing placed). Exact hashes miss this where floors differ
+  /// by a few bytes, as alignment padding makes them. Kept for problems of
+  /// few sections, whose floors are cheap to store and compare.
+  bool dominatedByFailed() const {
+    if (sections > kMaxDominanceSections)
+      return false;
+    auto it = failedFloors.find(placedHash);
+    if (it == failedFloors.end())
+      return false;
+    for (uint32_t entry : it->second) {
+      const uint64_t *lower = floorPool.data() + size_t(entry) * sections;
+      bool dominated = true;
+      for (size_t s = 0; s < sections && dominated; ++s)
+        dominated = lower[s] <= floor[s];
+      if (dominated)
+        return true;
+    }
+    return false;
+  }
+  void rememberFailedFloors() {
+    if (sections > kMaxDominanceSections)
+      return;
+    std::vector<uint32_t> &entries = failedFloors[placedHash];
+    if (entries.size() >= kMaxFailedFloorsPerSet)
+      return;
+    entries.push_back(uint32_t(floorPool.size() / sections));
+    floorPool.insert(floorPool.end(), floor.begin(), floor.end());
   }
 
   /// The trees over the sections (`highest`, `lowest`, `topsAbove`) keep
@@ -249,6 +296,16 @@ private:
       tree[at] = std::min(tree[at], tree[at / 2]);
   }
 
+  /// Whether a floor at `level` aligns buffer `id`.
+  bool alignedAt(uint32_t id, uint64_t level) const {
+    return (level & (problem.buffers[id].alignment - 1)) == 0;
+  }
+  /// The lowest offset at or above `level` that aligns buffer `id`
+  /// (UINT64_MAX if there is none).
+  uint64_t alignedFrom(uint32_t id, uint64_t level) const {
+    return alignUp(level, problem.buffers[id].alignment).value_or(UINT64_MAX);
+  }
+
   /// The highest floor across buffer `id`'s lifetime: where it would go.
   uint64_t topOf(uint32_t id) const {
     uint64_t top = 0;
@@ -258,14 +315,15 @@ private:
   }
 
   /// topsAbove: a tree like `highest` whose leaves hold, per section, the
-  /// least top + size of an unplaced buffer live there (the lowest level a
-  /// buffer placed from now on can end at), and whose inner nodes hold the
-  /// least of their leaves.
+  /// least aligned top + size of an unplaced buffer live there (the lowest
+  /// level a buffer placed from now on can end at), and whose inner nodes
+  /// hold the least of their leaves.
   void computeLowestTopsAbove() {
     topsAbove.assign(2 * leaves, UINT64_MAX);
     for (uint32_t id : pending) {
-      uint64_t end = tops[id] + problem.buffers[id].size;
-      lowerOverLifetime(topsAbove, id, end < tops[id] ? UINT64_MAX : end);
+      uint64_t start = alignedFrom(id, tops[id]);
+      uint64_t end = start + problem.buffers[id].size;
+      lowerOverLifetime(topsAbove, id, end < start ? UINT64_MAX : end);
     }
     pushDownMinimum(topsAbove);
     for (size_t at = leaves; at-- > 1;)
@@ -279,8 +337,8 @@ private:
     return lowest;
   }
 
-  /// Symmetry: a buffer whose twin (same size and lifetime) comes before
-  /// it waits until that twin is placed.
+  /// Symmetry: a buffer whose twin (same size, lifetime and alignment)
+  /// comes before it waits until that twin is placed.
   bool twinPlaced(uint32_t id) const {
     return previousTwin[id] < 0 || placed[previousTwin[id]];
   }
@@ -290,7 +348,7 @@ private:
   bool tilesFrom(uint32_t id, size_t x, size_t a, size_t b,
                  uint64_t level) const {
     return first[id] == x && !placed[id] && last[id] <= b &&
-           canFinish[last[id] - a] && tops[id] == level;
+           canFinish[last[id] - a] && tops[id] == level && alignedAt(id, level);
   }
 
   /// canFinish[x - a] for the run of sections [a, b) at `level`: whether
@@ -409,7 +467,7 @@ private:
         continue;
       tops[id] = topOf(id);
       pending.push_back(id);
-      lowerOverLifetime(lowest, id, tops[id]);
+      lowerOverLifetime(lowest, id, alignedFrom(id, tops[id]));
     }
     pushDownMinimum(lowest);
     uint64_t *lowestTop = lowest.data() + leaves;
@@ -473,8 +531,8 @@ private:
             if (placed[id])
               continue;
             uint64_t top = tops[id];
-            if (top != runLevel)
-              raise = std::min(raise, top);
+            if (top != runLevel || !alignedAt(id, top))
+              raise = std::min(raise, alignedFrom(id, top));
             else if (twinPlaced(id))
               ++count;
           }
@@ -495,26 +553,29 @@ private:
 
   /// The level the chosen section rises to if its spot stays empty: the
   /// lowest offset a remaining buffer across it can still get. One whose top
-  /// is higher sits at least there. One whose top is this level does not go
-  /// here (the spot stays empty), so it will sit on a buffer placed from now
-  /// on in one of its sections: at least as high as the lowest top + size of
-  /// a remaining buffer live there. (Raising to the lowest other top instead
-  /// would skip plans where it sits on such a buffer.)
+  /// is higher, or whose alignment this level misses, sits at least at the
+  /// first multiple of its alignment from its top. One that this level
+  /// aligns does not go here (the spot stays empty), so it will sit on a
+  /// buffer placed from now on in one of its sections: at least as high as
+  /// the lowest top + size of a remaining buffer live there, aligned.
+  /// (Raising to the lowest other top instead would skip plans where it sits
+  /// on such a buffer.)
   uint64_t levelIfLeftEmpty(const Spot &spot) {
     uint64_t raiseTo = UINT64_MAX;
     bool computed = false;
     for (uint32_t id : covering[spot.section]) {
       if (placed[id])
         continue;
-      if (tops[id] != spot.level) {
-        raiseTo = std::min(raiseTo, tops[id]);
+      if (tops[id] != spot.level || !alignedAt(id, spot.level)) {
+        raiseTo = std::min(raiseTo, alignedFrom(id, tops[id]));
         continue;
       }
       if (!computed) {
         computeLowestTopsAbove();
         computed = true;
       }
-      raiseTo = std::min(raiseTo, lowestTopAbove(first[id], last[id]));
+      raiseTo = std::min(raiseTo,
+                         alignedFrom(id, lowestTopAbove(first[id], last[id])));
     }
     return raiseTo;
   }
@@ -533,7 +594,8 @@ private:
       ~CutBack() { stack.resize(size); }
     } cutBack{candidates, base};
     for (uint32_t id : covering[spot.section]) {
-      if (placed[id] || tops[id] != spot.level || !twinPlaced(id))
+      if (placed[id] || tops[id] != spot.level || !twinPlaced(id) ||
+          !alignedAt(id, spot.level))
         continue;
       if (spot.tiled &&
           !tilesFrom(id, spot.section, spot.section, spot.runEnd, spot.level))
@@ -560,6 +622,7 @@ private:
       }
       placed[id] = true;
       hash = hash ^ blockKey[id];
+      placedHash = placedHash ^ blockKey[id];
       offsets[id] = spot.level;
       --unplacedCount;
       if (search())
@@ -567,6 +630,7 @@ private:
       ++unplacedCount;
       placed[id] = false;
       hash = hash ^ blockKey[id];
+      placedHash = placedHash ^ blockKey[id];
       for (size_t s = first[id]; s < last[id]; ++s) {
         setFloor(s, spot.level);
         remaining[s] += size;
@@ -595,10 +659,10 @@ private:
     std::vector<uint64_t> floor, remaining;
     std::vector<char> placed;
     size_t unplacedCount;
-    StateKey hash;
+    StateKey hash, placedHash;
   };
   Snapshot snapshot() const {
-    return {floor, remaining, placed, unplacedCount, hash};
+    return {floor, remaining, placed, unplacedCount, hash, placedHash};
   }
   /// The range-maximum tree over the floors, from `floor`.
   void buildHighest() {
@@ -614,6 +678,7 @@ private:
     placed = saved.placed;
     unplacedCount = saved.unplacedCount;
     hash = saved.hash;
+    placedHash = saved.placedHash;
   }
 
   static constexpr size_t kMaxFailedStates = 1 << 22;
@@ -659,7 +724,16 @@ private:
   std::vector<char> placed;
   size_t unplacedCount = 0;
   StateKey hash{0, 0};
+  /// The part of `hash` that says which buffers are placed.
+  StateKey placedHash{0, 0};
   std::unordered_set<StateKey, StateKeyHash> failed;
+  /// For dominance: per set of placed buffers, failed floors (entries of
+  /// `sections` values in floorPool).
+  static constexpr size_t kMaxDominanceSections = 1024;
+  static constexpr size_t kMaxFailedFloorsPerSet = 64;
+  std::unordered_map<StateKey, std::vector<uint32_t>, StateKeyHash>
+      failedFloors;
+  std::vector<uint64_t> floorPool;
   uint64_t failedCapacity = UINT64_MAX;
   uint64_t decisions = 0;
 };
