@@ -232,6 +232,45 @@ TEST(Search, MatchesAnExhaustiveSolverWithMixedAlignments) {
   EXPECT_EQ(missed, 0);
 }
 
+// The bound the search reports (no plan below it) is checked against the
+// exhaustive solver with node budgets too small to finish: it never claims
+// more than the optimum, it is at least the lower bound, and it equals the
+// arena exactly when the arena is proven optimal.
+TEST(Search, ProvenBoundsHoldAgainstAnExhaustiveSolver) {
+  std::mt19937_64 rng(1818);
+  int raised = 0;
+  for (int round = 0; round < 400; ++round) {
+    RandomProblemShape shape{};
+    shape.count = 4 + round % 4;
+    shape.positions = 6;
+    shape.maxLength = 4;
+    shape.minSize = 1;
+    shape.maxSize = 20 + round % 200;
+    shape.someAligned = round % 2 == 0;
+    shape.alignedEvery = 2;
+    shape.maxAlignmentShift = 6;
+    Problem problem = generateRandomProblem(rng, shape);
+    uint64_t optimum = exhaustiveOptimum(problem);
+    uint64_t lowerBound = computeLowerBound(problem);
+    for (uint64_t nodes : {20, 200, 2000}) {
+      SearchOptions options;
+      options.seconds = 60;
+      options.nodeLimit = nodes;
+      Solution solution = search(problem, options);
+      const SearchSummary &summary = *solution.search;
+      EXPECT_LE(summary.provenBound, optimum) << "round " << round;
+      EXPECT_GE(summary.provenBound, lowerBound) << "round " << round;
+      EXPECT_GE(solution.arenaSize, optimum) << "round " << round;
+      EXPECT_EQ(summary.provenOptimal,
+                summary.provenBound == solution.arenaSize)
+          << "round " << round;
+      raised += summary.provenBound > lowerBound;
+    }
+  }
+  // The bound does rise above the lower bound on some of these.
+  EXPECT_GT(raised, 50) << raised;
+}
+
 // Twelve buffers, every other one aligned to 64 bytes (the others to 1):
 // every optimum lies within 64 bytes above the lower bound, and proving it
 // means refuting every capacity in between, where floors differ by a few
