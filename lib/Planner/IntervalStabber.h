@@ -20,6 +20,7 @@
 #ifndef MEMPLAN_LIB_PLANNER_INTERVALSTABBER_H
 #define MEMPLAN_LIB_PLANNER_INTERVALSTABBER_H
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -50,6 +51,13 @@ public:
     forEachNode(first, last, [&](size_t node) {
       entries[begin[node] + filled[node]++] = payload;
     });
+  }
+
+  /// Forgets every inserted interval; the counted ones may be inserted
+  /// again.
+  void clear() {
+    if (finalized)
+      std::fill(filled.begin(), filled.end(), 0);
   }
 
   /// Calls `fn(payload)` for every inserted interval that covers `slot`.

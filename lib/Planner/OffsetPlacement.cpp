@@ -73,13 +73,20 @@ struct OffsetPlacement::Impl {
       bestOffset = *aligned;
     }
 
-    offsets[id] = bestOffset;
-    Placed placed{bestOffset, buffer.size};
+    placeAt(id, bestOffset);
+    return true;
+  }
+
+  void placeAt(uint32_t id, uint64_t offset) {
+    uint64_t size = problem.buffers[id].size;
+    offsets[id] = offset;
+    if (size == 0)
+      return;
+    Placed placed{offset, size};
     stabber.insert(placed, first[id], last[id]);
     size_t rank = first[id];
     startRanks.insert(rank);
     startEntries[startBegin[rank] + startFilled[rank]++] = placed;
-    return true;
   }
 
   /// Placed buffers (non-zero sizes only are ever placed) whose lifetime
@@ -169,6 +176,18 @@ OffsetPlacement::OffsetPlacement(const Problem &problem)
 OffsetPlacement::~OffsetPlacement() = default;
 
 bool OffsetPlacement::place(uint32_t id) { return impl->place(id); }
+void OffsetPlacement::placeAt(uint32_t id, uint64_t offset) {
+  impl->placeAt(id, offset);
+}
+void OffsetPlacement::clear() {
+  impl->stabber.clear();
+  std::fill(impl->startFilled.begin(), impl->startFilled.end(), 0);
+  impl->startRanks.clear();
+  std::fill(impl->offsets.begin(), impl->offsets.end(), 0);
+}
+const std::vector<uint64_t> &OffsetPlacement::currentOffsets() const {
+  return impl->offsets;
+}
 size_t OffsetPlacement::slotCount() const { return impl->axis.size(); }
 size_t OffsetPlacement::firstSlot(uint32_t id) const { return impl->first[id]; }
 size_t OffsetPlacement::lastSlot(uint32_t id) const { return impl->last[id]; }

@@ -36,6 +36,16 @@ public:
 
   /// Places buffer `id` in the best gap; false if the offset would overflow.
   bool place(uint32_t id);
+  /// Places buffer `id` at `offset` (aligned, overlapping no placed buffer
+  /// live at the same time, and not overflowing: the caller's plan).
+  void placeAt(uint32_t id, uint64_t offset);
+
+  /// Forgets every placement (cheaper than a new object: the time axis and
+  /// the layout of the structures stay).
+  void clear();
+
+  /// The offsets so far (0 for a buffer not placed).
+  const std::vector<uint64_t> &currentOffsets() const;
 
   /// The slots of the compressed time axis, and a buffer's [first, last).
   size_t slotCount() const;

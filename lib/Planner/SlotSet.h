@@ -16,6 +16,7 @@
 
 #include "llvm/ADT/bit.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -27,6 +28,12 @@ public:
   explicit SlotSet(size_t size)
       : size(size), words((size + 63) / 64, 0),
         summary((words.size() + 63) / 64, 0) {}
+
+  /// Removes every member.
+  void clear() {
+    std::fill(words.begin(), words.end(), 0);
+    std::fill(summary.begin(), summary.end(), 0);
+  }
 
   void insert(size_t slot) {
     words[slot / 64] |= uint64_t(1) << (slot % 64);

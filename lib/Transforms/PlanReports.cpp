@@ -69,6 +69,10 @@ void memplan::emitPlanRemark(const FunctionPlan &plan) {
            << summary->nodes << " search nodes"
            << (summary->provenOptimal ? ", proven optimal" : "");
   if (const auto &summary = plan.solution.search;
+      summary && summary->neighbourhoodImprovements)
+    remark << ", " << summary->neighbourhoodImprovements
+           << " neighbourhood moves lowered the arena";
+  if (const auto &summary = plan.solution.search;
       summary && !summary->provenOptimal &&
       summary->provenBound > plan.lowerBound)
     remark << ", none below " << summary->provenBound << " bytes (proven)";

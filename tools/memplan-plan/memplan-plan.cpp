@@ -184,6 +184,9 @@ int main(int argc, char **argv) {
                          : " greedy, ")
                  << summary->nodes << " nodes";
   if (const auto &summary = result.solution.search) {
+    if (summary->neighbourhoodImprovements)
+      llvm::outs() << ", " << summary->neighbourhoodImprovements
+                   << " neighbourhood moves lowered the arena";
     if (summary->provenOptimal)
       llvm::outs() << ", proven optimal";
     else if (summary->provenBound > lowerBound)

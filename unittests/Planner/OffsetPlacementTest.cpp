@@ -195,3 +195,32 @@ TEST(OffsetPlacement, MatchesTheReferenceOnAdversarialProblems) {
 }
 
 } // namespace
+
+// What the neighbourhood search relies on: buffers put back at given offsets
+// (placeAt) constrain the next placements exactly as placed ones do, and a
+// cleared structure places like a new one. Half of each problem is placed by
+// the reference, the rest by the structure after placeAt of the first half,
+// on a structure cleared after an unrelated placement.
+TEST(OffsetPlacement, PlaceAtAndClearMatchTheReference) {
+  std::mt19937_64 rng(42);
+  for (int round = 0; round < 300; ++round) {
+    Problem problem =
+        randomProblem(rng, {size_t(2 + round % 60), 40, 12,
+                            uint64_t(1) << (4 + round % 20), round % 2 == 0});
+    std::vector<uint32_t> order = ordersFor(problem, rng)[round % 2];
+    std::optional<std::vector<uint64_t>> expected =
+        referencePlacement(problem, order);
+    if (!expected)
+      continue;
+    OffsetPlacement placement(problem);
+    for (uint32_t id : order)
+      placement.place(id); // something to forget
+    placement.clear();
+    size_t half = order.size() / 2;
+    for (size_t k = 0; k < half; ++k)
+      placement.placeAt(order[k], (*expected)[order[k]]);
+    for (size_t k = half; k < order.size(); ++k)
+      ASSERT_TRUE(placement.place(order[k]));
+    EXPECT_EQ(placement.currentOffsets(), *expected) << "round " << round;
+  }
+}

@@ -292,6 +292,37 @@ TEST(Search, ProvesOptimaWithMixedAlignments) {
   }
 }
 
+// Problems of 1,000 buffers or more, shaped like compiler traces (many
+// buffers live at once, sizes over four orders of magnitude), where the
+// exact search does not finish: moves around the arena's top lower the best
+// greedy plan on each, never raise it, and are reproducible with a node
+// budget (offset for offset).
+TEST(Search, NeighbourhoodMovesLowerLargeProblems) {
+  std::mt19937_64 rng(2026);
+  for (int round = 0; round < 3; ++round) {
+    RandomProblemShape shape{};
+    shape.count = 1000 + 200 * round;
+    shape.positions = 500;
+    shape.maxLength = 300;
+    shape.minSize = 64;
+    shape.maxSize = 1 << 20;
+    shape.someAligned = true;
+    shape.alignedEvery = 2;
+    shape.maxAlignmentShift = 8;
+    Problem problem = generateRandomProblem(rng, shape);
+    SearchOptions options;
+    options.seconds = 600;
+    options.nodeLimit = 800;
+    Solution first = search(problem, options);
+    const SearchSummary &summary = *first.search;
+    EXPECT_LT(first.arenaSize, summary.startArena) << "round " << round;
+    EXPECT_GT(summary.neighbourhoodImprovements, 0u) << "round " << round;
+    EXPECT_LE(summary.nodes, options.nodeLimit);
+    Solution again = search(problem, options);
+    EXPECT_EQ(again.offsets, first.offsets) << "round " << round;
+  }
+}
+
 // The search recurses once per buffer it places. It runs on a stack of its
 // own, so a caller on a small stack (here 256 KiB, a few hundred levels)
 // does not overflow on a problem of thousands of buffers that the search

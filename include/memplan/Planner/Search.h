@@ -6,9 +6,10 @@
 //
 // Starts from the best of the greedy offset algorithms and searches for a
 // smaller arena by branch and bound over canonical placements (see
-// lib/Planner/Search/SkylineSearch.cpp), within a wall-clock budget and a
-// deterministic node limit. Also answers capacity questions: does a plan fit
-// in N bytes?
+// lib/Planner/Search/SkylineSearch.cpp) and, on problems of 1,000 buffers or
+// more, by moves around the arena's top (NeighbourhoodSearch.cpp), within a
+// wall-clock budget and a deterministic node limit. Also answers capacity
+// questions: does a plan fit in N bytes?
 //
 //===----------------------------------------------------------------------===//
 

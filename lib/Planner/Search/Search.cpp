@@ -21,6 +21,7 @@
 #include "memplan/Planner/GreedyAlgorithms.h"
 
 #include "FullSectionBlocks.h"
+#include "NeighbourhoodSearch.h"
 #include "OffsetPlacement.h"
 #include "SearchBudget.h"
 #include "SkylineSearch.h"
@@ -43,6 +44,10 @@ namespace {
 /// (with half, later steps starved: challenging J's minimum arena varied
 /// 1.064-1.083 over four runs, with a quarter 1.061-1.063).
 constexpr double kBisectionShare = 0.25;
+
+/// The share of what is left of the budget that the neighbourhood search
+/// gets on large problems (after the attempt at the lower bound).
+constexpr double kNeighbourhoodShare = 0.75;
 
 /// The node budget of the first turn of each problem in planSearch's
 /// round robin between a reduced problem and the original.
@@ -199,10 +204,12 @@ public:
   /// best arena is proven minimal.
   bool minimise() {
     uint64_t low = computeLowerBound(prepared.problem);
-    SearchOutcome first = attempt(low, 0.5);
+    SearchOutcome first = attempt(low, large() ? 0.25 : 0.5);
     if (first == SearchOutcome::Infeasible)
       ++low;
     provenLow = std::max(provenLow, low);
+    if (first != SearchOutcome::Found)
+      moveAroundTheTop(low);
     while (first != SearchOutcome::Found && budget.spendOk()) {
       if (low >= result.solution.arenaSize) {
         if (provenLow >= result.solution.arenaSize)
@@ -223,7 +230,22 @@ public:
 
   /// Whether a plan of at most `capacity` bytes was proven impossible.
   bool provenImpossible(uint64_t capacity) {
-    bool impossible = attempt(capacity, 1.0) == SearchOutcome::Infeasible;
+    if (large()) {
+      // As in minimise(): the exact search first, then moves, then the
+      // exact search again with what is left (unless the moves got there).
+      SearchOutcome first = attempt(capacity, 0.25);
+      if (first != SearchOutcome::OutOfBudget)
+        return noteImpossible(first, capacity);
+      moveAroundTheTop(capacity);
+      if (result.solution.arenaSize <= capacity)
+        return false;
+    }
+    return noteImpossible(attempt(capacity, 1.0), capacity);
+  }
+
+  /// Records an exhausted capacity; whether `outcome` says it was.
+  bool noteImpossible(SearchOutcome outcome, uint64_t capacity) {
+    bool impossible = outcome == SearchOutcome::Infeasible;
     if (impossible)
       provenLow = std::max(provenLow, capacity + 1);
     return impossible;
@@ -231,12 +253,36 @@ public:
 
   /// No plan is smaller than this (capacities exhausted, plus one).
   uint64_t provenBound() const { return provenLow; }
+  uint64_t neighbourhoodImprovements() const { return improvements; }
 
   PlanResult takeResult() { return std::move(result); }
   uint64_t nodes() const { return budget.nodes; }
   uint64_t rejectedPlans() const { return rejected; }
 
 private:
+  /// Problems where the exact search rarely finishes (real traces): the
+  /// neighbourhood search gets part of the budget.
+  bool large() const {
+    return prepared.problem.buffers.size() >= kNeighbourhoodMinBuffers;
+  }
+
+  /// On large problems, moves around the top of the best plan with half of
+  /// what is left of the budget, until the arena reaches `target`. The plan
+  /// is validated before it replaces the best one.
+  void moveAroundTheTop(uint64_t target) {
+    if (!large() || result.solution.arenaSize <= target || !budget.spendOk())
+      return;
+    SearchBudget share = shareOfBudget(kNeighbourhoodShare);
+    Solution moved = result.solution;
+    improvements +=
+        improveByNeighbourhoods(problem, moved, target, share).improvements;
+    budget.nodes = share.nodes;
+    if (validateSolution(problem, moved))
+      ++rejected;
+    else if (moved.arenaSize < result.solution.arenaSize)
+      result.solution = std::move(moved);
+  }
+
   /// The budget for one attempt: `fraction` of the time (and nodes) left.
   SearchBudget shareOfBudget(double fraction) const {
     SearchBudget share = budget;
@@ -339,6 +385,7 @@ private:
   /// The largest capacity proven too small, plus one (at least the lower
   /// bound).
   uint64_t provenLow = 0;
+  uint64_t improvements = 0;
   bool sideBySide = false;
   uint64_t rejected = 0;
 };
@@ -387,6 +434,7 @@ PlanResult planSearchOnThisStack(const Problem &problem,
   else
     proven = search.minimise();
   summary.rejectedPlans = search.rejectedPlans();
+  summary.neighbourhoodImprovements = search.neighbourhoodImprovements();
   uint64_t nodes = search.nodes();
   uint64_t bound = search.provenBound();
   return finish(search.takeResult(), proven, nodes, bound);
