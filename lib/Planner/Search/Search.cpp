@@ -11,8 +11,11 @@
 // capacity mode once; otherwise C = lower bound first (half of the budget),
 // then bisection between the highest capacity proven too small and the best
 // arena found, each step with a quarter of what is left. An exhausted search at
-// C proves that no plan fits in C. Every plan found is validated before it is
-// returned.
+// C proves that no plan fits in C. On problems of kNeighbourhoodMinBuffers
+// buffers or more, the first attempt gets a quarter, and moves around the
+// arena's top (NeighbourhoodSearch.h) three quarters of what is left before
+// the bisection (in capacity mode, before the attempt gets the rest). Every
+// plan found is validated before it is returned.
 //
 //===----------------------------------------------------------------------===//
 
@@ -195,7 +198,8 @@ public:
     return outcome;
   }
 
-  /// First the lower bound itself, with half of the budget; then bisect,
+  /// First the lower bound itself, with half of the budget (a quarter on
+  /// large problems, followed by moves around the top); then bisect,
   /// each step with a quarter of what is left. A step out of budget gives up
   /// the capacities up to its own (not proven infeasible) and goes on above
   /// it, so that one hard capacity does not take all that is left. When the
@@ -266,9 +270,10 @@ private:
     return prepared.problem.buffers.size() >= kNeighbourhoodMinBuffers;
   }
 
-  /// On large problems, moves around the top of the best plan with half of
-  /// what is left of the budget, until the arena reaches `target`. The plan
-  /// is validated before it replaces the best one.
+  /// On large problems, moves around the top of the best plan with
+  /// kNeighbourhoodShare of what is left of the budget, until the arena
+  /// reaches `target`. The plan is validated before it replaces the best
+  /// one.
   void moveAroundTheTop(uint64_t target) {
     if (!large() || result.solution.arenaSize <= target || !budget.spendOk())
       return;
