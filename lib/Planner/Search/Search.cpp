@@ -28,6 +28,7 @@
 #include "OffsetPlacement.h"
 #include "SearchBudget.h"
 #include "SkylineSearch.h"
+#include "TimeAxis.h"
 #include "memplan/Planner/Validator.h"
 
 #include "llvm/Support/thread.h"
@@ -51,6 +52,11 @@ constexpr double kBisectionShare = 0.25;
 /// The share of what is left of the budget that the neighbourhood search
 /// gets on large problems (after the attempt at the lower bound).
 constexpr double kNeighbourhoodShare = 0.75;
+
+/// The most buffer-section entries (the sum of all lifetimes, in sections)
+/// for which the exact search is set up: 20 million take about 80 MB and a
+/// fraction of a second.
+constexpr uint64_t kMaxExactSectionEntries = 20'000'000;
 
 /// The node budget of the first turn of each problem in planSearch's
 /// round robin between a reduced problem and the original.
@@ -148,8 +154,19 @@ public:
   CapacitySearch(const Problem &problem, const SearchOptions &options,
                  SearchProblem input, PlanResult start,
                  SearchClock::time_point started, double seconds)
-      : problem(problem), prepared(std::move(input)),
-        search(this->prepared.problem), result(std::move(start)) {
+      : problem(problem), prepared(std::move(input)), result(std::move(start)) {
+    // The exact search keeps, per section, the buffers live there: the sum
+    // of all lifetimes. Where that is too large to set up within any sensible
+    // budget (60,000-buffer traces: 1.4 GB and seconds past the deadline), it
+    // could not place a node anyway; moves around the top get the budget.
+    uint64_t entries = 0;
+    {
+      TimeAxis axis(this->prepared.problem);
+      for (const Buffer &buffer : this->prepared.problem.buffers)
+        entries += axis.rank(buffer.end) - axis.rank(buffer.start);
+    }
+    if (entries <= kMaxExactSectionEntries)
+      search.emplace(this->prepared.problem);
     budget.deadline =
         started + std::chrono::duration_cast<SearchClock::duration>(
                       std::chrono::duration<double>(seconds));
@@ -178,15 +195,15 @@ public:
       merged = reduceAtFullBoundaries(prepared.problem, c);
     if (!prepared.unaligned ||
         merged.problem.buffers.size() == prepared.problem.buffers.size()) {
-      outcome = search.decide(c, share);
-      offsets = search.offsets();
+      outcome = search->decide(c, share);
+      offsets = search->offsets();
     } else {
       SkylineSearch reduced(merged.problem);
       SkylineSearch *decider =
           sideBySide ? decideSideBySide(reduced, c, share, outcome)
                      : decideInTurns(reduced, merged, c, share, outcome);
-      if (decider == &search)
-        offsets = search.offsets();
+      if (decider == &*search)
+        offsets = search->offsets();
       else if (decider)
         for (size_t k = 0; k < merged.blockOf.size(); ++k)
           offsets.push_back(reduced.offsets()[merged.blockOf[k]] +
@@ -208,12 +225,16 @@ public:
   /// best arena is proven minimal.
   bool minimise() {
     uint64_t low = computeLowerBound(prepared.problem);
+    if (!search) {
+      moveAroundTheTop(low, 1.0);
+      return false;
+    }
     SearchOutcome first = attempt(low, large() ? 0.25 : 0.5);
     if (first == SearchOutcome::Infeasible)
       ++low;
     provenLow = std::max(provenLow, low);
     if (first != SearchOutcome::Found)
-      moveAroundTheTop(low);
+      moveAroundTheTop(low, kNeighbourhoodShare);
     while (first != SearchOutcome::Found && budget.spendOk()) {
       if (low >= result.solution.arenaSize) {
         if (provenLow >= result.solution.arenaSize)
@@ -234,13 +255,17 @@ public:
 
   /// Whether a plan of at most `capacity` bytes was proven impossible.
   bool provenImpossible(uint64_t capacity) {
+    if (!search) {
+      moveAroundTheTop(capacity, 1.0);
+      return false;
+    }
     if (large()) {
       // As in minimise(): the exact search first, then moves, then the
       // exact search again with what is left (unless the moves got there).
       SearchOutcome first = attempt(capacity, 0.25);
       if (first != SearchOutcome::OutOfBudget)
         return noteImpossible(first, capacity);
-      moveAroundTheTop(capacity);
+      moveAroundTheTop(capacity, kNeighbourhoodShare);
       if (result.solution.arenaSize <= capacity)
         return false;
     }
@@ -271,13 +296,12 @@ private:
   }
 
   /// On large problems, moves around the top of the best plan with
-  /// kNeighbourhoodShare of what is left of the budget, until the arena
-  /// reaches `target`. The plan is validated before it replaces the best
-  /// one.
-  void moveAroundTheTop(uint64_t target) {
+  /// `fraction` of what is left of the budget, until the arena reaches
+  /// `target`. The plan is validated before it replaces the best one.
+  void moveAroundTheTop(uint64_t target, double fraction) {
     if (!large() || result.solution.arenaSize <= target || !budget.spendOk())
       return;
-    SearchBudget share = shareOfBudget(kNeighbourhoodShare);
+    SearchBudget share = shareOfBudget(fraction);
     Solution moved = result.solution;
     improvements +=
         improveByNeighbourhoods(problem, moved, target, share).improvements;
@@ -315,7 +339,7 @@ private:
     SearchOutcome other = SearchOutcome::OutOfBudget;
     {
       StackThread helper(kSearchStackBytes, [&] {
-        other = search.decide(c, theirs);
+        other = search->decide(c, theirs);
         if (other != SearchOutcome::OutOfBudget)
           decided = true;
       });
@@ -328,7 +352,7 @@ private:
       return &reduced;
     if (other != SearchOutcome::OutOfBudget) {
       outcome = other;
-      return &search;
+      return &*search;
     }
     return nullptr;
   }
@@ -344,10 +368,10 @@ private:
                                SearchBudget &share, SearchOutcome &outcome) {
     for (uint64_t turn = kFirstTurnNodes;
          outcome == SearchOutcome::OutOfBudget && share.spendOk(); turn *= 2)
-      for (SkylineSearch *which : {&reduced, &search}) {
+      for (SkylineSearch *which : {&reduced, &*search}) {
         SearchBudget slice = share;
         uint64_t nodes =
-            which == &search
+            which == &*search
                 ? turn
                 : turn * prepared.problem.buffers.size() /
                       std::max<size_t>(1, merged.problem.buffers.size());
@@ -384,7 +408,8 @@ private:
 
   const Problem &problem;
   SearchProblem prepared;
-  SkylineSearch search;
+  /// The exact search, where it can be set up (see the constructor).
+  std::optional<SkylineSearch> search;
   PlanResult result;
   SearchBudget budget;
   /// The largest capacity proven too small, plus one (at least the lower
