@@ -14,7 +14,7 @@
 #include "SlotSet.h"
 #include "TimeAxis.h"
 #include "llvm/ADT/bit.h"
-#include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 
@@ -68,7 +68,10 @@ struct OffsetPlacement::Impl {
     }
     if (!found) {
       std::optional<uint64_t> aligned = alignUp(cursor, buffer.alignment);
-      if (!aligned || !llvm::checkedAddUnsigned(*aligned, buffer.size))
+      bool overflow = false;
+      if (aligned)
+        llvm::SaturatingAdd(*aligned, buffer.size, &overflow);
+      if (!aligned || overflow)
         return false;
       bestOffset = *aligned;
     }

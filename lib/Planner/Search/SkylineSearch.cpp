@@ -303,7 +303,12 @@ private:
   /// The lowest offset at or above `level` that aligns buffer `id`
   /// (UINT64_MAX if there is none).
   uint64_t alignedFrom(uint32_t id, uint64_t level) const {
-    return alignUp(level, problem.buffers[id].alignment).value_or(UINT64_MAX);
+    // Inline, with the mask of a power of two (checked problems have no
+    // other alignments): chooseSpot asks this for every candidate of every
+    // section it looks at.
+    uint64_t mask = problem.buffers[id].alignment - 1;
+    uint64_t aligned = (level + mask) & ~mask;
+    return aligned < level ? UINT64_MAX : aligned;
   }
 
   /// The highest floor across buffer `id`'s lifetime: where it would go.
