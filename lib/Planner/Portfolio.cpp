@@ -7,9 +7,10 @@
 // Production planners do not bet on one order: XLA's heap simulator runs its
 // decreasing-size (spatial) and longest-lifetime (temporal) orders and keeps
 // the smaller heap, TFLite tries greedy-by-size and greedy-by-breadth. No
-// order wins everywhere (docs/benchmarks.md: breadth wins on dense traces,
-// size on transformer schedules), so `portfolio` runs the four placements
-// and keeps the smallest arena, at the sum of their costs.
+// order wins everywhere (docs/benchmarks.md: lifetime on dense traces,
+// conflicts on random and transformer-like schedules), so `portfolio` runs
+// the five placements and keeps the smallest arena, at the sum of their
+// costs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +21,7 @@ using namespace memplan;
 PlanResult memplan::planPortfolio(const Problem &problem) {
   static constexpr Algorithm kMembers[] = {
       Algorithm::GreedyBySize, Algorithm::BestFit, Algorithm::GreedyByBreadth,
-      Algorithm::GreedyByLifetime};
+      Algorithm::GreedyByLifetime, Algorithm::GreedyByConflicts};
   PlanResult best;
   PortfolioSummary summary;
   for (Algorithm member : kMembers) {

@@ -19,6 +19,7 @@
 #include "OffsetPlacement.h"
 
 #include "ProblemGenerators.h"
+#include "memplan/Planner/GreedyAlgorithms.h"
 #include "memplan/Planner/Problem.h"
 
 #include <gtest/gtest.h>
@@ -222,5 +223,43 @@ TEST(OffsetPlacement, PlaceAtAndClearMatchTheReference) {
     for (size_t k = half; k < order.size(); ++k)
       ASSERT_TRUE(placement.place(order[k]));
     EXPECT_EQ(placement.currentOffsets(), *expected) << "round " << round;
+  }
+}
+
+// greedy-by-conflicts against an order computed by brute force: each
+// buffer's size times the bytes of every buffer whose lifetime meets its
+// own (a pass over all pairs, exact in 128 bits), decreasing, ties to the
+// earlier start then the lower index; the reference places in that order.
+TEST(OffsetPlacement, GreedyByConflictsMatchesABruteForceOrder) {
+  std::mt19937_64 rng(77);
+  for (int round = 0; round < 300; ++round) {
+    Problem problem =
+        randomProblem(rng, {size_t(1 + round % 80), 30, 1 + round % 20,
+                            uint64_t(1) << (3 + round % 24), round % 2 == 0});
+    const std::vector<Buffer> &buffers = problem.buffers;
+    std::vector<unsigned __int128> conflict(buffers.size());
+    for (size_t i = 0; i < buffers.size(); ++i) {
+      unsigned __int128 bytes = 0;
+      for (const Buffer &other : buffers)
+        if (other.start < buffers[i].end && buffers[i].start < other.end)
+          bytes += other.size;
+      conflict[i] = bytes * buffers[i].size;
+    }
+    std::vector<uint32_t> order(buffers.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      if (conflict[a] != conflict[b])
+        return conflict[a] > conflict[b];
+      if (buffers[a].start != buffers[b].start)
+        return buffers[a].start < buffers[b].start;
+      return a < b;
+    });
+    std::optional<std::vector<uint64_t>> expected =
+        referencePlacement(problem, order);
+    PlanResult actual = planGreedyByConflicts(problem);
+    ASSERT_EQ(expected.has_value(), actual.ok()) << "round " << round;
+    if (expected) {
+      EXPECT_EQ(*expected, actual.solution.offsets) << "round " << round;
+    }
   }
 }

@@ -40,10 +40,14 @@ inline Solution planAndValidate(const Problem &problem, Algorithm algorithm) {
 }
 
 /// The algorithms that run without a budget (the search has its own tests).
-constexpr Algorithm kAlgorithmsButSearch[] = {
-    Algorithm::Naive,    Algorithm::GreedyBySize,  Algorithm::GreedyByBreadth,
-    Algorithm::BestFit,  Algorithm::SharedObjects, Algorithm::GreedyByLifetime,
-    Algorithm::Portfolio};
+constexpr Algorithm kAlgorithmsButSearch[] = {Algorithm::Naive,
+                                              Algorithm::GreedyBySize,
+                                              Algorithm::GreedyByBreadth,
+                                              Algorithm::BestFit,
+                                              Algorithm::SharedObjects,
+                                              Algorithm::GreedyByLifetime,
+                                              Algorithm::GreedyByConflicts,
+                                              Algorithm::Portfolio};
 
 /// A test name for a suite parameterised by algorithm ("greedy_by_size").
 inline std::string

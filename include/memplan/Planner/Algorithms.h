@@ -22,21 +22,27 @@
 namespace memplan {
 
 enum class Algorithm {
-  Naive,            ///< no reuse: buffers one after another
-  GreedyBySize,     ///< the default (Pisarchyk & Lee 2020, TFLite)
-  GreedyByBreadth,  ///< positions by decreasing live bytes (same paper)
-  BestFit,          ///< XLA heap simulator: decreasing size, least leftover
-  SharedObjects,    ///< buffers share whole objects (same paper)
-  GreedyByLifetime, ///< XLA heap simulator, temporal: longest-lived first
-  Portfolio,        ///< the best of the four greedy placements above
-  Search,           ///< branch and bound from the best greedy plan (Search.h)
+  Naive,             ///< no reuse: buffers one after another
+  GreedyBySize,      ///< the default (Pisarchyk & Lee 2020, TFLite)
+  GreedyByBreadth,   ///< positions by decreasing live bytes (same paper)
+  BestFit,           ///< XLA heap simulator: decreasing size, least leftover
+  SharedObjects,     ///< buffers share whole objects (same paper)
+  GreedyByLifetime,  ///< XLA heap simulator, temporal: longest-lived first
+  GreedyByConflicts, ///< size x bytes meeting its lifetime, largest first
+  Portfolio,         ///< the best of the five greedy placements above
+  Search,            ///< branch and bound from the best greedy plan (Search.h)
 };
 
 /// Every algorithm, in the order help texts list them.
-constexpr Algorithm kAllAlgorithms[] = {
-    Algorithm::Naive,     Algorithm::GreedyBySize,  Algorithm::GreedyByBreadth,
-    Algorithm::BestFit,   Algorithm::SharedObjects, Algorithm::GreedyByLifetime,
-    Algorithm::Portfolio, Algorithm::Search};
+constexpr Algorithm kAllAlgorithms[] = {Algorithm::Naive,
+                                        Algorithm::GreedyBySize,
+                                        Algorithm::GreedyByBreadth,
+                                        Algorithm::BestFit,
+                                        Algorithm::SharedObjects,
+                                        Algorithm::GreedyByLifetime,
+                                        Algorithm::GreedyByConflicts,
+                                        Algorithm::Portfolio,
+                                        Algorithm::Search};
 
 /// The option spelling: "naive", "greedy-by-size", ...
 std::string_view getAlgorithmName(Algorithm algorithm);

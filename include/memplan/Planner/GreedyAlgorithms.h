@@ -29,9 +29,13 @@ PlanResult planSharedObjects(const Problem &problem);
 /// lifetime (ties: larger first), each into the smallest gap that fits.
 PlanResult planGreedyByLifetime(const Problem &problem);
 
-/// Greedy-by-size, best-fit, greedy-by-breadth and greedy-by-lifetime, the
-/// smallest arena kept (ties: the earlier in that order); the solution's
-/// `portfolio` says which won and what each gave.
+/// Buffers by decreasing conflict (size times the bytes of the buffers whose
+/// lifetimes meet theirs), each into the smallest gap that fits.
+PlanResult planGreedyByConflicts(const Problem &problem);
+
+/// Greedy-by-size, best-fit, greedy-by-breadth, greedy-by-lifetime and
+/// greedy-by-conflicts, the smallest arena kept (ties: the earlier in that
+/// order); the solution's `portfolio` says which won and what each gave.
 PlanResult planPortfolio(const Problem &problem);
 
 } // namespace memplan
