@@ -56,7 +56,7 @@ TEST_P(EveryAlgorithm, HonoursAlignment) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Planner, EveryAlgorithm,
-                         ::testing::ValuesIn(kAlgorithmsButSearch),
+                         ::testing::ValuesIn(algorithmsButSearch()),
                          algorithmTestName);
 
 // A chain a -> b -> c -> d of 4 buffers where each dies as the next is born

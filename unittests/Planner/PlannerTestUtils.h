@@ -16,6 +16,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 namespace memplan::test {
 
@@ -39,15 +40,15 @@ inline Solution planAndValidate(const Problem &problem, Algorithm algorithm) {
   return result.solution;
 }
 
-/// The algorithms that run without a budget (the search has its own tests).
-constexpr Algorithm kAlgorithmsButSearch[] = {Algorithm::Naive,
-                                              Algorithm::GreedyBySize,
-                                              Algorithm::GreedyByBreadth,
-                                              Algorithm::BestFit,
-                                              Algorithm::SharedObjects,
-                                              Algorithm::GreedyByLifetime,
-                                              Algorithm::GreedyByConflicts,
-                                              Algorithm::Portfolio};
+/// The algorithms that run without a budget (the search has its own tests):
+/// every one but the search, so that a new algorithm is tested here too.
+inline std::vector<Algorithm> algorithmsButSearch() {
+  std::vector<Algorithm> algorithms;
+  for (Algorithm algorithm : kAllAlgorithms)
+    if (algorithm != Algorithm::Search)
+      algorithms.push_back(algorithm);
+  return algorithms;
+}
 
 /// A test name for a suite parameterised by algorithm ("greedy_by_size").
 inline std::string

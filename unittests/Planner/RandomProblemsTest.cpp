@@ -52,7 +52,7 @@ TEST_P(RandomProblems, LargeProblemsAreValid) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Planner, RandomProblems,
-                         ::testing::ValuesIn(kAlgorithmsButSearch),
+                         ::testing::ValuesIn(algorithmsButSearch()),
                          algorithmTestName);
 
 TEST(RandomProblems, GreedyBySizeNeverWorseThanNaive) {

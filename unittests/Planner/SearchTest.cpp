@@ -204,6 +204,17 @@ TEST(Search, CapacityMode) {
   EXPECT_TRUE(impossible.search->capacityImpossible);
 }
 
+/// Problems for the exhaustive solver: `count` buffers over 6 positions,
+/// lifetimes of up to 4, sizes 1 to `maxSize`; every `alignedEvery`-th
+/// buffer aligned to 2^0 to 2^`maxShift` (none where `alignedEvery` is 0).
+RandomProblemShape tinyShape(size_t count, uint64_t maxSize,
+                             size_t alignedEvery, int maxShift) {
+  RandomProblemShape shape{count, 6, 4, 1, maxSize, alignedEvery != 0};
+  shape.alignedEvery = alignedEvery ? alignedEvery : 1;
+  shape.maxAlignmentShift = maxShift;
+  return shape;
+}
+
 // Mixed alignments: the search places every buffer at a multiple of its own
 // alignment (no padding to the largest), so its optimum and its proofs agree
 // with the exhaustive solver's, which knows nothing of the search.
@@ -213,16 +224,9 @@ TEST(Search, MatchesAnExhaustiveSolverWithMixedAlignments) {
   std::mt19937_64 rng(18);
   int missed = 0;
   for (int round = 0; round < 600; ++round) {
-    RandomProblemShape shape{};
-    shape.count = 3 + round % 5;
-    shape.positions = 6;
-    shape.maxLength = 4;
-    shape.minSize = 1;
-    shape.maxSize = 3 + round % 300;
-    shape.someAligned = true;
-    shape.alignedEvery = 1 + round % 3;
-    shape.maxAlignmentShift = 1 + round % 7;
-    Problem problem = generateRandomProblem(rng, shape);
+    Problem problem =
+        generateRandomProblem(rng, tinyShape(3 + round % 5, 3 + round % 300,
+                                             1 + round % 3, 1 + round % 7));
     uint64_t optimum = exhaustiveOptimum(problem);
     Solution solution = search(problem, options);
     missed += solution.arenaSize != optimum;
@@ -240,16 +244,8 @@ TEST(Search, ProvenBoundsHoldAgainstAnExhaustiveSolver) {
   std::mt19937_64 rng(1818);
   int raised = 0;
   for (int round = 0; round < 400; ++round) {
-    RandomProblemShape shape{};
-    shape.count = 4 + round % 4;
-    shape.positions = 6;
-    shape.maxLength = 4;
-    shape.minSize = 1;
-    shape.maxSize = 20 + round % 200;
-    shape.someAligned = round % 2 == 0;
-    shape.alignedEvery = 2;
-    shape.maxAlignmentShift = 6;
-    Problem problem = generateRandomProblem(rng, shape);
+    Problem problem = generateRandomProblem(
+        rng, tinyShape(4 + round % 4, 20 + round % 200, round % 2 ? 0 : 2, 6));
     uint64_t optimum = exhaustiveOptimum(problem);
     uint64_t lowerBound = computeLowerBound(problem);
     for (uint64_t nodes : {20, 200, 2000}) {
