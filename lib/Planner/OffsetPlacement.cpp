@@ -191,18 +191,21 @@ void OffsetPlacement::clear() {
 const std::vector<uint64_t> &OffsetPlacement::currentOffsets() const {
   return impl->offsets;
 }
+uint64_t OffsetPlacement::arenaSize() const {
+  uint64_t arena = 0;
+  for (size_t i = 0; i < impl->offsets.size(); ++i)
+    if (impl->problem.buffers[i].size != 0)
+      arena = std::max(arena, impl->offsets[i] + impl->problem.buffers[i].size);
+  return arena;
+}
 size_t OffsetPlacement::slotCount() const { return impl->axis.size(); }
 size_t OffsetPlacement::firstSlot(uint32_t id) const { return impl->first[id]; }
 size_t OffsetPlacement::lastSlot(uint32_t id) const { return impl->last[id]; }
 
 Solution OffsetPlacement::takeSolution() {
   Solution solution;
+  solution.arenaSize = arenaSize();
   solution.offsets = std::move(impl->offsets);
-  for (size_t i = 0; i < solution.offsets.size(); ++i)
-    if (impl->problem.buffers[i].size != 0)
-      solution.arenaSize =
-          std::max(solution.arenaSize,
-                   solution.offsets[i] + impl->problem.buffers[i].size);
   return solution;
 }
 

@@ -44,8 +44,10 @@ public:
   /// the layout of the structures stay).
   void clear();
 
-  /// The offsets so far (0 for a buffer not placed).
+  /// The offsets so far (0 for a buffer not placed), and the arena they
+  /// take (the largest offset + size of a non-empty buffer).
   const std::vector<uint64_t> &currentOffsets() const;
+  uint64_t arenaSize() const;
 
   /// The slots of the compressed time axis, and a buffer's [first, last).
   size_t slotCount() const;

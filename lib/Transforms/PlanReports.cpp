@@ -63,19 +63,17 @@ void memplan::emitPlanRemark(const FunctionPlan &plan) {
            << shared->totalBytes << " bytes";
   if (const auto &portfolio = plan.solution.portfolio)
     remark << "; " << portfolio->winner << " won";
-  if (const auto &summary = plan.solution.search)
+  if (const auto &summary = plan.solution.search) {
     remark << "; from " << summary->startArena << " bytes ("
            << searchStartName(summary->startedFromNaive) << "), "
            << summary->nodes << " search nodes"
            << (summary->provenOptimal ? ", proven optimal" : "");
-  if (const auto &summary = plan.solution.search;
-      summary && summary->neighbourhoodImprovements)
-    remark << ", " << summary->neighbourhoodImprovements
-           << " neighbourhood moves lowered the arena";
-  if (const auto &summary = plan.solution.search;
-      summary && !summary->provenOptimal &&
-      summary->provenBound > plan.lowerBound)
-    remark << ", none below " << summary->provenBound << " bytes (proven)";
+    if (summary->neighbourhoodImprovements)
+      remark << ", " << summary->neighbourhoodImprovements
+             << " neighbourhood moves lowered the arena";
+    if (!summary->provenOptimal && summary->provenBound > plan.lowerBound)
+      remark << ", none below " << summary->provenBound << " bytes (proven)";
+  }
 }
 
 /// `%3`, `%arg0`: the value as printed in the function.

@@ -177,13 +177,12 @@ int main(int argc, char **argv) {
   llvm::outs() << summary;
   if (const auto &shared = result.solution.sharedObjects)
     llvm::outs() << ", " << shared->objectCount << " shared objects";
-  if (const auto &summary = result.solution.search)
+  if (const auto &summary = result.solution.search) {
     llvm::outs() << ", from " << summary->startArena
                  << (summary->startedFromNaive
                          ? " naive (greedy ran out of time), "
                          : " greedy, ")
                  << summary->nodes << " nodes";
-  if (const auto &summary = result.solution.search) {
     if (summary->neighbourhoodImprovements)
       llvm::outs() << ", " << summary->neighbourhoodImprovements
                    << " neighbourhood moves lowered the arena";

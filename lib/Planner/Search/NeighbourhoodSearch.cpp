@@ -123,15 +123,11 @@ public:
     for (const auto &entry : order)
       if (!placement.place(entry.second))
         return false; // the offset would overflow: drop the move
-    const std::vector<uint64_t> &offsets = placement.currentOffsets();
-    uint64_t arena = 0;
-    for (uint32_t i = 0; i < problem.buffers.size(); ++i)
-      if (problem.buffers[i].size)
-        arena = std::max(arena, offsets[i] + problem.buffers[i].size);
+    uint64_t arena = placement.arenaSize();
     if (arena > solution.arenaSize + slack)
       return false;
     bool lower = arena < solution.arenaSize;
-    solution.offsets = offsets;
+    solution.offsets = placement.currentOffsets();
     solution.arenaSize = arena;
     return lower;
   }
@@ -147,11 +143,9 @@ private:
 
 } // namespace
 
-NeighbourhoodOutcome improveByNeighbourhoods(const Problem &problem,
-                                             Solution &solution,
-                                             uint64_t target,
-                                             SearchBudget &budget) {
-  NeighbourhoodOutcome outcome;
+uint64_t improveByNeighbourhoods(const Problem &problem, Solution &solution,
+                                 uint64_t target, SearchBudget &budget) {
+  uint64_t improvements = 0;
   Solution best = solution;
   Neighbourhoods moves(problem, solution);
   // A move costs a placement structure over every buffer: read the clock
@@ -160,7 +154,6 @@ NeighbourhoodOutcome improveByNeighbourhoods(const Problem &problem,
   budget.clockMask = 0;
   uint64_t sinceBest = 0;
   while (best.arenaSize > target && budget.spend()) {
-    ++outcome.moves;
     bool kick = sinceBest >= kMovesBeforeKick;
     if (kick)
       sinceBest = 0;
@@ -168,7 +161,7 @@ NeighbourhoodOutcome improveByNeighbourhoods(const Problem &problem,
                kick ? solution.arenaSize / kKickSlackDivisor : 0);
     if (solution.arenaSize < best.arenaSize) {
       best = solution;
-      ++outcome.improvements;
+      ++improvements;
       sinceBest = 0;
     } else {
       ++sinceBest;
@@ -176,7 +169,7 @@ NeighbourhoodOutcome improveByNeighbourhoods(const Problem &problem,
   }
   budget.clockMask = clockMask;
   solution = std::move(best);
-  return outcome;
+  return improvements;
 }
 
 } // namespace memplan

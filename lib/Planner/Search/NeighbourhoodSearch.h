@@ -25,21 +25,13 @@ namespace memplan {
 /// search first (below it, the exact search alone: it finishes there).
 constexpr size_t kNeighbourhoodMinBuffers = 1000;
 
-struct NeighbourhoodOutcome {
-  /// Moves tried (each counted as one node of the budget) and moves kept
-  /// because they lowered the arena.
-  uint64_t moves = 0;
-  uint64_t improvements = 0;
-};
-
 /// Lowers `solution` (a valid plan of `problem`) by moves around its top
-/// until the arena reaches `target`, or `budget` is spent. Every move keeps
-/// the plan valid, and only moves that do not raise the arena are kept, so
-/// the result is never worse. Deterministic for a given node budget.
-NeighbourhoodOutcome improveByNeighbourhoods(const Problem &problem,
-                                             Solution &solution,
-                                             uint64_t target,
-                                             SearchBudget &budget);
+/// until the arena reaches `target`, or `budget` is spent (a move counts as
+/// one node). Every move keeps the plan valid, and the best plan seen is the
+/// result, so it is never worse. Deterministic for a given node budget.
+/// Returns how many moves lowered the best arena.
+uint64_t improveByNeighbourhoods(const Problem &problem, Solution &solution,
+                                 uint64_t target, SearchBudget &budget);
 
 } // namespace memplan
 

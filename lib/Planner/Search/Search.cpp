@@ -32,6 +32,7 @@
 #include "memplan/Planner/Validator.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/thread.h"
 
 #include <algorithm>
@@ -89,12 +90,11 @@ PlanResult bestGreedy(const Problem &problem, SearchClock::time_point started,
   double firstTook = elapsed();
   size_t placed = llvm::count_if(
       problem.buffers, [](const Buffer &buffer) { return buffer.size; });
-  bool large = placed >= kNeighbourhoodMinBuffers;
-  for (auto algorithm : {planBestFit, planGreedyByBreadth, planGreedyByLifetime,
-                         planGreedyByConflicts}) {
-    if (!large && (algorithm == planGreedyByLifetime ||
-                   algorithm == planGreedyByConflicts))
-      break;
+  llvm::SmallVector<PlanResult (*)(const Problem &), 4> others = {
+      planBestFit, planGreedyByBreadth};
+  if (placed >= kNeighbourhoodMinBuffers)
+    others.append({planGreedyByLifetime, planGreedyByConflicts});
+  for (auto algorithm : others) {
     if (!best.ok() || elapsed() > seconds / 4 ||
         elapsed() + firstTook > seconds)
       return best;
@@ -314,8 +314,7 @@ private:
       return;
     SearchBudget share = shareOfBudget(fraction);
     Solution moved = result.solution;
-    improvements +=
-        improveByNeighbourhoods(problem, moved, target, share).improvements;
+    improvements += improveByNeighbourhoods(problem, moved, target, share);
     budget.nodes = share.nodes;
     if (validateSolution(problem, moved))
       ++rejected;

@@ -144,10 +144,10 @@ public:
       floorPool.clear();
       failedCapacity = capacity;
     }
-    hash = {0, 0};
+    floorHash = {0, 0};
     placedHash = {0, 0};
     for (size_t s = 0; s < sections; ++s)
-      hash = hash ^ floorKey(s, 0);
+      floorHash = floorHash ^ floorKey(s, 0);
     for (uint32_t i = 0; i < n; ++i)
       for (size_t s = first[i]; s < last[i]; ++s)
         remaining[s] += problem.buffers[i].size;
@@ -190,12 +190,13 @@ private:
   /// section's floor. The future of the search depends on nothing else, so
   /// a state that failed once fails again, however it is reached (for
   /// example, buffers of one lifetime stacked in another order).
+  StateKey stateKey() const { return placedHash ^ floorHash; }
   StateKey floorKey(size_t s, uint64_t value) const {
     return {(value + 0x632be59bd9b4e019ull) * sectionKey[s].a,
             (value ^ 0x85157af5f1ad2dedull) * sectionKey[s].b};
   }
   void setFloor(size_t s, uint64_t value) {
-    hash = hash ^ floorKey(s, floor[s]) ^ floorKey(s, value);
+    floorHash = floorHash ^ floorKey(s, floor[s]) ^ floorKey(s, value);
     floor[s] = value;
     size_t at = s + leaves;
     highest[at] = value;
@@ -216,7 +217,7 @@ private:
       hitRestart = true;
       return false;
     }
-    if (failed.count(hash) || dominatedByFailed())
+    if (failed.count(stateKey()) || dominatedByFailed())
       return false;
     // One level of recursion per node on the path: stop before the stack
     // (kSearchStackBytes, see planSearch) could run out.
@@ -230,7 +231,7 @@ private:
     --depth;
     if (!explored) {
       if (!outOfBudget && failed.size() < kMaxFailedStates) {
-        failed.insert(hash);
+        failed.insert(stateKey());
         rememberFailedFloors();
       }
       return false;
@@ -626,7 +627,6 @@ private:
         remaining[s] -= size;
       }
       placed[id] = true;
-      hash = hash ^ blockKey[id];
       placedHash = placedHash ^ blockKey[id];
       offsets[id] = spot.level;
       --unplacedCount;
@@ -634,7 +634,6 @@ private:
         return true;
       ++unplacedCount;
       placed[id] = false;
-      hash = hash ^ blockKey[id];
       placedHash = placedHash ^ blockKey[id];
       for (size_t s = first[id]; s < last[id]; ++s) {
         setFloor(s, spot.level);
@@ -664,10 +663,10 @@ private:
     std::vector<uint64_t> floor, remaining;
     std::vector<char> placed;
     size_t unplacedCount;
-    StateKey hash, placedHash;
+    StateKey floorHash, placedHash;
   };
   Snapshot snapshot() const {
-    return {floor, remaining, placed, unplacedCount, hash, placedHash};
+    return {floor, remaining, placed, unplacedCount, floorHash, placedHash};
   }
   /// The range-maximum tree over the floors, from `floor`.
   void buildHighest() {
@@ -682,7 +681,7 @@ private:
     remaining = saved.remaining;
     placed = saved.placed;
     unplacedCount = saved.unplacedCount;
-    hash = saved.hash;
+    floorHash = saved.floorHash;
     placedHash = saved.placedHash;
   }
 
@@ -728,9 +727,9 @@ private:
   std::vector<uint64_t> floor, remaining;
   std::vector<char> placed;
   size_t unplacedCount = 0;
-  StateKey hash{0, 0};
-  /// The part of `hash` that says which buffers are placed.
-  StateKey placedHash{0, 0};
+  /// The two parts of stateKey(): which buffers are placed (also the key of
+  /// failedFloors), and the floors.
+  StateKey placedHash{0, 0}, floorHash{0, 0};
   std::unordered_set<StateKey, StateKeyHash> failed;
   /// For dominance: per set of placed buffers, failed floors (entries of
   /// `sections` values in floorPool).
