@@ -446,10 +446,15 @@ std::string memplan::gen::checkDataParallel(const GeneratorOptions &o) {
       dp.bucketBytes < reducedGradientBytes(o))
     return "a bucket holds at least one gradient element";
   if (dp.zeroStage == 3) {
-    if (o.qlora || o.weightType == "nf4" || o.weightType == "int8" ||
-        o.weightType == "int4")
-      return "ZeRO-3 shards float weights; the weights are " +
-             std::string(o.qlora ? "NF4 (QLoRA)" : o.weightType);
+    // NF4 codes are packed into the float storage type and sharded with
+    // the float weights (bnb_4bit_quant_storage); int8/int4 (GPTQ- and
+    // AWQ-style inference) are not.
+    if (o.weightType == "int8" || o.weightType == "int4")
+      return "ZeRO-3 shards float and NF4 weights; the weights are " +
+             o.weightType;
+    if (dp.fsdp && (o.qlora || o.weightType == "nf4"))
+      return "--fsdp keeps f32 shards; NF4 weights (QLoRA) are sharded in "
+             "their float storage by DeepSpeed's ZeRO-3 here: leave --fsdp out";
     if (o.checkpointLayers != 1)
       return "ZeRO-3 gathers one layer at a time: --checkpoint-layers above 1 "
              "would recompute layers whose weights are released";

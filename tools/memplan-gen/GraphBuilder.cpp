@@ -717,8 +717,13 @@ bool GraphBuilder::isShardedWeight(Value value) const {
   auto argument = dyn_cast<BlockArgument>(value);
   if (!sharding || !argument || value == sharding->partition)
     return false;
-  return argumentRoles[argument.getArgNumber()] == ArgumentRole::Weight &&
-         isa<FloatType>(getElementTypeOrSelf(value.getType()));
+  if (argumentRoles[argument.getArgNumber()] != ArgumentRole::Weight)
+    return false;
+  // Float weights, and 4-bit codes (NF4): bitsandbytes packs those into the
+  // float storage type (bnb_4bit_quant_storage), which is what lets DeepSpeed
+  // and FSDP shard a QLoRA model's quantized layers like any parameter.
+  Type element = getElementTypeOrSelf(value.getType());
+  return isa<FloatType>(element) || element.isInteger(4);
 }
 
 SmallVector<Value> GraphBuilder::gatherUnit(const Unit &unit) {
@@ -761,16 +766,22 @@ void GraphBuilder::gatherForward() {
   Block *body = &function.getBody().front();
   if (!units.empty())
     units.back().endStep = tape.size();
-  // The partition: this rank's share of every sharded weight's elements.
-  int64_t total = 0;
+  // The partition: this rank's share of every sharded weight's elements,
+  // counted in the float storage type (4-bit codes packed into it).
   Type element;
   for (BlockArgument argument : function.getArguments())
-    if (isShardedWeight(argument)) {
-      total += typeOf(argument).getNumElements();
+    if (isShardedWeight(argument) &&
+        isa<FloatType>(typeOf(argument).getElementType()))
       element = typeOf(argument).getElementType();
-    }
   if (!element)
     return; // no float weights
+  int64_t storageBits = element.getIntOrFloatBitWidth(), total = 0;
+  for (BlockArgument argument : function.getArguments())
+    if (isShardedWeight(argument)) {
+      RankedTensorType type = typeOf(argument);
+      total += llvm::divideCeil(
+          type.getNumElements() * type.getElementTypeBitWidth(), storageBits);
+    }
   if (sharding->fsdp)
     element = Float32Type::get(builder.getContext());
   sharding->partition = argument(

@@ -120,6 +120,9 @@ protected:
         // Only the partition is left of the weights.
         EXPECT_EQ(shard.weightNames, std::vector<std::string>{"zero.params"});
       }
+      // Quantization state (NF4's absmax) is never sharded.
+      EXPECT_EQ(shard[ArgumentRole::QuantizationScale],
+                reference[ArgumentRole::QuantizationScale]);
       if (stage == 1) {
         EXPECT_EQ(shard[ArgumentRole::GradientAccumulator],
                   reference[ArgumentRole::GradientAccumulator]);
@@ -214,6 +217,21 @@ TEST_F(ParallelismTest, ZeroShardsAddUpWithLora) {
     checkShards(options, 7, stage);
 }
 
+TEST_F(ParallelismTest, ZeroShardsAddUpWithQlora) {
+  // QLoRA: ZeRO-3 shards the NF4 codes packed into the bf16 storage with
+  // the float weights (their bytes add up over the ranks to the codes' and
+  // the floats'); the absmax values stay whole on every rank.
+  GeneratorOptions options = training("llama-7b", 1);
+  options.seq = 32;
+  options.loraRank = 8;
+  options.qlora = true;
+  for (bool doubleQuant : {false, true}) {
+    options.doubleQuant = doubleQuant;
+    for (int64_t stage : {1, 2, 3})
+      checkShards(options, 3, stage);
+  }
+}
+
 TEST_F(ParallelismTest, OffloadMovesTheOptimizerPartitionToTheHost) {
   // ZeRO-Offload: over all ranks the host holds an f32 gradient partition,
   // AdamW's two states and an f32 master copy, 16 bytes per trained weight;
@@ -233,8 +251,9 @@ TEST_F(ParallelismTest, OffloadMovesTheOptimizerPartitionToTheHost) {
       RoleBytes bytes = generate(sharded);
       EXPECT_EQ(bytes[ArgumentRole::OptimizerState], 0u);
       EXPECT_EQ(bytes[ArgumentRole::MasterWeight], 0u);
-      if (stage >= 2)
+      if (stage >= 2) {
         EXPECT_EQ(bytes[ArgumentRole::GradientAccumulator], 0u);
+      }
       host += bytes.host;
     }
     EXPECT_EQ(host, 16 * trained);
@@ -301,6 +320,14 @@ TEST_F(ParallelismTest, GatheredWeightsAreReleasedOnceAndNotReadAfter) {
   parallel.dataParallel.ranks = 2;
   parallel.dataParallel.zeroStage = 3;
   EXPECT_GE(checkGatherDiscipline(parallel), 6);
+  GeneratorOptions qlora = training("llama-7b", 2);
+  qlora.seq = 32;
+  qlora.checkpointing = Checkpointing::Full;
+  qlora.loraRank = 8;
+  qlora.qlora = true;
+  qlora.dataParallel.ranks = 2;
+  qlora.dataParallel.zeroStage = 3;
+  EXPECT_GE(checkGatherDiscipline(qlora), 6);
   GeneratorOptions decode = training("llama-7b", 3);
   decode.mode = Mode::Decode;
   decode.kvLen = 64;
