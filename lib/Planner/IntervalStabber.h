@@ -13,7 +13,7 @@
 // (the payloads a query reads sit next to each other, which matters with a
 // million intervals): first `count` every interval that will be inserted,
 // then `insert` them, in any order. A node lists its entries in insertion
-// order.
+// order until `erase` moves one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +50,23 @@ public:
       finalize();
     forEachNode(first, last, [&](size_t node) {
       entries[begin[node] + filled[node]++] = payload;
+    });
+  }
+
+  /// Removes one entry equal to `payload` stored for [first, last) (it must
+  /// have been inserted for that interval): at each node, the node's last
+  /// entry takes its place, so a node's entries are no longer in insertion
+  /// order after a removal. O(log slots + entries at those nodes).
+  void erase(const Payload &payload, size_t first, size_t last) {
+    forEachNode(first, last, [&](size_t node) {
+      Payload *entry = entries.data() + begin[node];
+      uint32_t count = filled[node];
+      for (uint32_t i = 0; i < count; ++i)
+        if (entry[i] == payload) {
+          entry[i] = entry[count - 1];
+          filled[node] = count - 1;
+          return;
+        }
     });
   }
 

@@ -92,6 +92,26 @@ struct OffsetPlacement::Impl {
     startEntries[startBegin[rank] + startFilled[rank]++] = placed;
   }
 
+  void remove(uint32_t id) {
+    uint64_t size = problem.buffers[id].size;
+    if (size == 0)
+      return;
+    Placed placed{offsets[id], size};
+    stabber.erase(placed, first[id], last[id]);
+    size_t rank = first[id];
+    Placed *bucket = startEntries.data() + startBegin[rank];
+    uint32_t &count = startFilled[rank];
+    for (uint32_t e = 0; e < count; ++e)
+      if (bucket[e] == placed) {
+        bucket[e] = bucket[count - 1];
+        --count;
+        break;
+      }
+    if (count == 0)
+      startRanks.erase(rank);
+    offsets[id] = 0;
+  }
+
   /// Placed buffers (non-zero sizes only are ever placed) whose lifetime
   /// intersects buffer `id`'s: those live at its first slot, plus those that
   /// start strictly inside it. The two sets are disjoint.
@@ -158,6 +178,9 @@ struct OffsetPlacement::Impl {
   struct Placed {
     uint64_t offset;
     uint64_t size;
+    bool operator==(const Placed &other) const {
+      return offset == other.offset && size == other.size;
+    }
   };
 
   const Problem &problem;
@@ -182,6 +205,7 @@ bool OffsetPlacement::place(uint32_t id) { return impl->place(id); }
 void OffsetPlacement::placeAt(uint32_t id, uint64_t offset) {
   impl->placeAt(id, offset);
 }
+void OffsetPlacement::remove(uint32_t id) { impl->remove(id); }
 void OffsetPlacement::clear() {
   impl->stabber.clear();
   std::fill(impl->startFilled.begin(), impl->startFilled.end(), 0);

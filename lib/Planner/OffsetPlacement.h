@@ -40,6 +40,11 @@ public:
   /// live at the same time, and not overflowing: the caller's plan).
   void placeAt(uint32_t id, uint64_t offset);
 
+  /// Removes placed buffer `id` (its offset reads 0 again). Placements
+  /// after it are those of a structure where it was never placed: a gap
+  /// depends only on which buffers are placed, not on their order.
+  void remove(uint32_t id);
+
   /// Forgets every placement (cheaper than a new object: the time axis and
   /// the layout of the structures stay).
   void clear();

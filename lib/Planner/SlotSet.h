@@ -5,7 +5,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Internal to the planner. A fixed-size set of integers in [0, size) as a
-// two-level bitmap: insert is O(1) and findNext(x), the smallest member
+// two-level bitmap: insert and erase are O(1) and findNext(x), the smallest
+// member
 // >= x, looks at one word per level plus a scan of the summary, which is
 // 4096 times smaller than the set.
 //
@@ -38,6 +39,12 @@ public:
   void insert(size_t slot) {
     words[slot / 64] |= uint64_t(1) << (slot % 64);
     summary[slot / 4096] |= uint64_t(1) << ((slot / 64) % 64);
+  }
+
+  void erase(size_t slot) {
+    words[slot / 64] &= ~(uint64_t(1) << (slot % 64));
+    if (!words[slot / 64])
+      summary[slot / 4096] &= ~(uint64_t(1) << ((slot / 64) % 64));
   }
 
   /// The smallest member >= `slot`, or `size()` if there is none.

@@ -74,9 +74,10 @@ static llvm::cl::opt<uint64_t> searchNodes(
     llvm::cl::init(0), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<unsigned> searchThreads(
     "search-threads",
-    llvm::cl::desc("search: threads to use, at most 2 (default 0: 2 where "
-                   "the machine has two hardware threads; a node budget "
-                   "keeps it to 1)"),
+    llvm::cl::desc("search: threads to use, at most 64: the exact search "
+                   "uses up to 2, the neighbourhood search (1,000 buffers or "
+                   "more) one walk per thread (default 0: the machine's "
+                   "hardware threads; with a node budget, 1)"),
     llvm::cl::init(0), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<uint64_t> capacity(
     "capacity",

@@ -322,6 +322,15 @@ TEST(Search, NeighbourhoodMovesLowerLargeProblems) {
     EXPECT_LE(summary.nodes, options.nodeLimit);
     Solution again = search(problem, options);
     EXPECT_EQ(again.offsets, first.offsets) << "round " << round;
+    // Three walks on their own threads, a third of the nodes each: never
+    // worse than the start, within the nodes, and the same plan whatever
+    // the threads' timing.
+    options.threads = 3;
+    Solution walked = search(problem, options);
+    EXPECT_LE(walked.arenaSize, walked.search->startArena) << "round " << round;
+    EXPECT_LE(walked.search->nodes, options.nodeLimit);
+    EXPECT_EQ(search(problem, options).offsets, walked.offsets)
+        << "round " << round;
   }
   EXPECT_GE(lowered, 3);
 }

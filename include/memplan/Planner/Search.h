@@ -34,8 +34,10 @@ inline bool isValidSearchSeconds(double seconds) {
   return seconds >= 0 && seconds <= kMaxSearchSeconds;
 }
 
-/// The most threads a search uses.
-constexpr unsigned kMaxSearchThreads = 2;
+/// The most threads a search uses: the exact search uses at most two (the
+/// reduced and the original problem side by side), the neighbourhood search
+/// on large problems one walk per thread.
+constexpr unsigned kMaxSearchThreads = 64;
 
 struct SearchOptions {
   /// Wall-clock budget in seconds for the whole search.
@@ -46,11 +48,14 @@ struct SearchOptions {
   /// Capacity mode: find a plan whose arena is at most this many bytes, and
   /// stop there (no further minimisation).
   std::optional<uint64_t> capacity;
-  /// Threads the search may use (at most 2 are: where buffers can be merged
-  /// into blocks, the reduced and the original problem are searched side by
-  /// side; otherwise they take turns on one thread). 0: 2 where the machine
-  /// has at least two hardware threads. With a node limit the search uses
-  /// one thread, so that results stay reproducible.
+  /// Threads the search may use, at most kMaxSearchThreads. The exact
+  /// search uses two where buffers can be merged into blocks (the reduced
+  /// and the original problem side by side; otherwise they take turns on
+  /// one thread), the neighbourhood search on problems of 1,000 buffers or
+  /// more runs one independent walk per thread. 0: the machine's hardware
+  /// threads. With a node limit the exact search uses one thread and the
+  /// neighbourhood search as many walks as `threads` says (one for 0), each
+  /// with an equal share of the nodes, so that results stay reproducible.
   unsigned threads = 0;
 };
 

@@ -33,6 +33,7 @@
 #include <algorithm>
 #include <optional>
 #include <random>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -59,13 +60,16 @@ bool liveTogether(const Buffer &a, const Buffer &b) {
 
 class Neighbourhoods {
 public:
-  Neighbourhoods(const Problem &problem, Solution &solution)
+  Neighbourhoods(const Problem &problem, Solution &solution, uint64_t seed)
       : problem(problem), solution(solution), placement(problem),
-        rng(0x5eedull ^ problem.buffers.size()),
-        removed(problem.buffers.size(), 0) {}
+        rng(0x5eedull ^ problem.buffers.size() ^ seed) {
+    for (uint32_t i = 0; i < problem.buffers.size(); ++i)
+      placement.placeAt(i, solution.offsets[i]);
+  }
 
   /// One move; true if it lowered the arena (a move that keeps the arena
-  /// as it was is kept too: it moves the search along plateaus).
+  /// as it was is kept too: it moves the search along plateaus). The
+  /// placement structure holds `solution` before and after.
   bool move(uint32_t maxExtra, uint64_t slack) {
     std::vector<uint32_t> tops;
     for (uint32_t i = 0; i < problem.buffers.size(); ++i)
@@ -106,28 +110,44 @@ public:
     replaced.erase(std::unique(replaced.begin(), replaced.end()),
                    replaced.end());
 
+    // Only the moved buffers leave the structure and come back: the gaps a
+    // placement finds depend on which buffers are placed, not on the order
+    // they were placed in, so this is the plan a structure refilled from
+    // scratch would give (as the first version did, at O(n log n) a move).
     for (uint32_t i : replaced)
-      removed[i] = 1;
-    placement.clear();
-    for (uint32_t i = 0; i < problem.buffers.size(); ++i)
-      if (!removed[i] && i != ejected)
-        placement.placeAt(i, solution.offsets[i]);
+      placement.remove(i);
+    placement.remove(ejected);
     placement.placeAt(ejected, *to);
     std::uniform_real_distribution<double> perturb(0.7, 1.3);
     std::vector<std::pair<double, uint32_t>> order;
-    for (uint32_t i : replaced) {
-      removed[i] = 0;
+    for (uint32_t i : replaced)
       order.push_back({-double(problem.buffers[i].size) * perturb(rng), i});
-    }
     std::sort(order.begin(), order.end());
-    for (const auto &entry : order)
-      if (!placement.place(entry.second))
-        return false; // the offset would overflow: drop the move
-    uint64_t arena = placement.arenaSize();
-    if (arena > solution.arenaSize + slack)
+    size_t placedCount = 0;
+    bool overflow = false;
+    for (const auto &entry : order) {
+      if (!placement.place(entry.second)) {
+        overflow = true; // the offset would overflow: drop the move
+        break;
+      }
+      ++placedCount;
+    }
+    uint64_t arena = overflow ? 0 : placement.arenaSize();
+    if (overflow || arena > solution.arenaSize + slack) {
+      // Back to `solution`: the moved buffers at their old offsets.
+      for (size_t k = 0; k < placedCount; ++k)
+        placement.remove(order[k].second);
+      placement.remove(ejected);
+      for (uint32_t i : replaced)
+        placement.placeAt(i, solution.offsets[i]);
+      placement.placeAt(ejected, solution.offsets[ejected]);
       return false;
+    }
     bool lower = arena < solution.arenaSize;
-    solution.offsets = placement.currentOffsets();
+    const std::vector<uint64_t> &offsets = placement.currentOffsets();
+    for (uint32_t i : replaced)
+      solution.offsets[i] = offsets[i];
+    solution.offsets[ejected] = *to;
     solution.arenaSize = arena;
     return lower;
   }
@@ -135,19 +155,17 @@ public:
 private:
   const Problem &problem;
   Solution &solution;
-  /// One structure for every move: clear() keeps its time axis and layout.
+  /// `solution`'s placement, changed by each move where it moves buffers.
   OffsetPlacement placement;
   std::mt19937_64 rng;
-  std::vector<char> removed;
 };
 
-} // namespace
-
-uint64_t improveByNeighbourhoods(const Problem &problem, Solution &solution,
-                                 uint64_t target, SearchBudget &budget) {
+/// One walk from `solution` with its own random moves (`seed`).
+uint64_t walk(const Problem &problem, Solution &solution, uint64_t target,
+              SearchBudget &budget, uint64_t seed) {
   uint64_t improvements = 0;
   Solution best = solution;
-  Neighbourhoods moves(problem, solution);
+  Neighbourhoods moves(problem, solution, seed);
   // A move costs a placement structure over every buffer: read the clock
   // at each one.
   uint64_t clockMask = budget.clockMask;
@@ -170,6 +188,51 @@ uint64_t improveByNeighbourhoods(const Problem &problem, Solution &solution,
   budget.clockMask = clockMask;
   solution = std::move(best);
   return improvements;
+}
+
+} // namespace
+
+uint64_t improveByNeighbourhoods(const Problem &problem, Solution &solution,
+                                 uint64_t target, SearchBudget &budget,
+                                 unsigned walks) {
+  if (walks <= 1)
+    return walk(problem, solution, target, budget, 0);
+  // Independent walks from the same plan, each with its own seed, placement
+  // structure and equal share of the node budget, so that the result
+  // depends on the number of walks, never on how the threads ran: the
+  // best arena wins, the lowest walk on ties. The moves of one walk are
+  // sequential (each starts from the plan the last one left), which is why
+  // parallelism here is across walks.
+  std::vector<Solution> results(walks, solution);
+  std::vector<SearchBudget> shares(walks, budget);
+  std::vector<uint64_t> improvements(walks, 0);
+  uint64_t left =
+      budget.nodeLimit > budget.nodes ? budget.nodeLimit - budget.nodes : 0;
+  for (unsigned w = 0; w < walks; ++w) {
+    shares[w].nodes = 0;
+    if (budget.nodeLimit)
+      shares[w].nodeLimit =
+          std::max<uint64_t>(1, left / walks + (w < left % walks));
+  }
+  {
+    std::vector<std::thread> helpers;
+    for (unsigned w = 1; w < walks; ++w)
+      helpers.emplace_back([&, w] {
+        improvements[w] =
+            walk(problem, results[w], target, shares[w], uint64_t(w) << 32);
+      });
+    improvements[0] = walk(problem, results[0], target, shares[0], 0);
+    for (std::thread &helper : helpers)
+      helper.join();
+  }
+  unsigned best = 0;
+  for (unsigned w = 1; w < walks; ++w)
+    if (results[w].arenaSize < results[best].arenaSize)
+      best = w;
+  for (const SearchBudget &share : shares)
+    budget.nodes += share.nodes;
+  solution = std::move(results[best]);
+  return improvements[best];
 }
 
 } // namespace memplan

@@ -29,9 +29,14 @@ constexpr size_t kNeighbourhoodMinBuffers = 1000;
 /// until the arena reaches `target`, or `budget` is spent (a move counts as
 /// one node). Every move keeps the plan valid, and the best plan seen is the
 /// result, so it is never worse. Deterministic for a given node budget.
-/// Returns how many moves lowered the best arena.
+/// Returns how many moves lowered the best arena. With `walks` above one,
+/// that many independent walks run on their own threads, each with an equal
+/// share of a node budget and its own random moves, and the best plan wins
+/// (the lowest walk on ties): deterministic for a given node budget and
+/// number of walks.
 uint64_t improveByNeighbourhoods(const Problem &problem, Solution &solution,
-                                 uint64_t target, SearchBudget &budget);
+                                 uint64_t target, SearchBudget &budget,
+                                 unsigned walks = 1);
 
 } // namespace memplan
 

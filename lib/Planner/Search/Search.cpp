@@ -187,6 +187,12 @@ public:
     unsigned threads =
         options.threads ? options.threads : std::thread::hardware_concurrency();
     sideBySide = threads >= 2 && !options.nodeLimit;
+    // The neighbourhood search runs one walk per thread; with a node limit,
+    // as many as asked for (the result depends on their number, which the
+    // default, the machine's, would make vary between machines).
+    walks = std::max(1u, std::min(threads, kMaxSearchThreads));
+    if (options.nodeLimit && !options.threads)
+      walks = 1;
     // A node costs O(n log n): read the clock about every 2^20 / n nodes.
     size_t count = this->prepared.problem.buffers.size();
     while (budget.clockMask > 0 &&
@@ -314,7 +320,8 @@ private:
       return;
     SearchBudget share = shareOfBudget(fraction);
     Solution moved = result.solution;
-    improvements += improveByNeighbourhoods(problem, moved, target, share);
+    improvements +=
+        improveByNeighbourhoods(problem, moved, target, share, walks);
     budget.nodes = share.nodes;
     if (validateSolution(problem, moved))
       ++rejected;
@@ -427,6 +434,8 @@ private:
   uint64_t provenLow = 0;
   uint64_t improvements = 0;
   bool sideBySide = false;
+  /// Independent neighbourhood walks, one per thread.
+  unsigned walks = 1;
   uint64_t rejected = 0;
 };
 
