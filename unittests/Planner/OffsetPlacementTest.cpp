@@ -129,6 +129,18 @@ std::vector<std::vector<uint32_t>> ordersFor(const Problem &problem,
   return {bySize, shuffled};
 }
 
+/// Round `round` of the placement tests: a random problem of 2 to
+/// `counts` + 1 buffers over `positions` (mixed alignments in every other
+/// round) and one of its orders.
+std::pair<Problem, std::vector<uint32_t>>
+roundProblem(std::mt19937_64 &rng, int round, int counts, int64_t positions) {
+  Problem problem =
+      randomProblem(rng, {size_t(2 + round % counts), positions, 12,
+                          uint64_t(1) << (4 + round % 20), round % 2 == 0});
+  std::vector<uint32_t> order = ordersFor(problem, rng)[round % 2];
+  return {std::move(problem), std::move(order)};
+}
+
 void expectSamePlacements(const Problem &problem, std::mt19937_64 &rng,
                           const std::string &what) {
   for (const std::vector<uint32_t> &order : ordersFor(problem, rng)) {
@@ -212,10 +224,7 @@ TEST(OffsetPlacement, MatchesTheReferenceOnAdversarialProblems) {
 TEST(OffsetPlacement, PlaceAtAndClearMatchTheReference) {
   std::mt19937_64 rng(42);
   for (int round = 0; round < 300; ++round) {
-    Problem problem =
-        randomProblem(rng, {size_t(2 + round % 60), 40, 12,
-                            uint64_t(1) << (4 + round % 20), round % 2 == 0});
-    std::vector<uint32_t> order = ordersFor(problem, rng)[round % 2];
+    auto [problem, order] = roundProblem(rng, round, 60, 40);
     std::optional<std::vector<uint64_t>> expected =
         referencePlacement(problem, order);
     if (!expected)
@@ -241,10 +250,7 @@ TEST(OffsetPlacement, PlaceAtAndClearMatchTheReference) {
 TEST(OffsetPlacement, RemoveMatchesTheReference) {
   std::mt19937_64 rng(7);
   for (int round = 0; round < 200; ++round) {
-    Problem problem =
-        randomProblem(rng, {size_t(2 + round % 80), 30, 12,
-                            uint64_t(1) << (4 + round % 20), round % 2 == 0});
-    std::vector<uint32_t> order = ordersFor(problem, rng)[round % 2];
+    auto [problem, order] = roundProblem(rng, round, 80, 30);
     OffsetPlacement placement(problem);
     for (uint32_t id : order)
       ASSERT_TRUE(placement.place(id));
