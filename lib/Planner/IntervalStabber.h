@@ -20,12 +20,24 @@
 #ifndef MEMPLAN_LIB_PLANNER_INTERVALSTABBER_H
 #define MEMPLAN_LIB_PLANNER_INTERVALSTABBER_H
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace memplan {
+
+/// Removes one element equal to `value` from the `count` elements at
+/// `elements`, moving the last one into its place (order is not kept);
+/// false if there is none.
+template <typename T>
+bool eraseBySwapWithLast(T *elements, uint32_t &count, const T &value) {
+  for (uint32_t i = 0; i < count; ++i)
+    if (elements[i] == value) {
+      elements[i] = elements[--count];
+      return true;
+    }
+  return false;
+}
 
 /// `Payload` is what is stored per interval and handed back to the visitor
 /// (an id, or whatever the caller needs without another memory access).
@@ -59,22 +71,8 @@ public:
   /// order after a removal. O(log slots + entries at those nodes).
   void erase(const Payload &payload, size_t first, size_t last) {
     forEachNode(first, last, [&](size_t node) {
-      Payload *entry = entries.data() + begin[node];
-      uint32_t count = filled[node];
-      for (uint32_t i = 0; i < count; ++i)
-        if (entry[i] == payload) {
-          entry[i] = entry[count - 1];
-          filled[node] = count - 1;
-          return;
-        }
+      eraseBySwapWithLast(entries.data() + begin[node], filled[node], payload);
     });
-  }
-
-  /// Forgets every inserted interval; the counted ones may be inserted
-  /// again.
-  void clear() {
-    if (finalized)
-      std::fill(filled.begin(), filled.end(), 0);
   }
 
   /// Calls `fn(payload)` for every inserted interval that covers `slot`.

@@ -99,15 +99,9 @@ struct OffsetPlacement::Impl {
     Placed placed{offsets[id], size};
     stabber.erase(placed, first[id], last[id]);
     size_t rank = first[id];
-    Placed *bucket = startEntries.data() + startBegin[rank];
-    uint32_t &count = startFilled[rank];
-    for (uint32_t e = 0; e < count; ++e)
-      if (bucket[e] == placed) {
-        bucket[e] = bucket[count - 1];
-        --count;
-        break;
-      }
-    if (count == 0)
+    eraseBySwapWithLast(startEntries.data() + startBegin[rank],
+                        startFilled[rank], placed);
+    if (startFilled[rank] == 0)
       startRanks.erase(rank);
     offsets[id] = 0;
   }
@@ -206,12 +200,6 @@ void OffsetPlacement::placeAt(uint32_t id, uint64_t offset) {
   impl->placeAt(id, offset);
 }
 void OffsetPlacement::remove(uint32_t id) { impl->remove(id); }
-void OffsetPlacement::clear() {
-  impl->stabber.clear();
-  std::fill(impl->startFilled.begin(), impl->startFilled.end(), 0);
-  impl->startRanks.clear();
-  std::fill(impl->offsets.begin(), impl->offsets.end(), 0);
-}
 const std::vector<uint64_t> &OffsetPlacement::currentOffsets() const {
   return impl->offsets;
 }

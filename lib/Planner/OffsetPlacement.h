@@ -45,10 +45,6 @@ public:
   /// depends only on which buffers are placed, not on their order.
   void remove(uint32_t id);
 
-  /// Forgets every placement (cheaper than a new object: the time axis and
-  /// the layout of the structures stay).
-  void clear();
-
   /// The offsets so far (0 for a buffer not placed), and the arena they
   /// take (the largest offset + size of a non-empty buffer).
   const std::vector<uint64_t> &currentOffsets() const;

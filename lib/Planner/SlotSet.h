@@ -6,9 +6,8 @@
 //
 // Internal to the planner. A fixed-size set of integers in [0, size) as a
 // two-level bitmap: insert and erase are O(1) and findNext(x), the smallest
-// member
-// >= x, looks at one word per level plus a scan of the summary, which is
-// 4096 times smaller than the set.
+// member >= x, looks at one word per level plus a scan of the summary, which
+// is 4096 times smaller than the set.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,7 +16,6 @@
 
 #include "llvm/ADT/bit.h"
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -29,12 +27,6 @@ public:
   explicit SlotSet(size_t size)
       : size(size), words((size + 63) / 64, 0),
         summary((words.size() + 63) / 64, 0) {}
-
-  /// Removes every member.
-  void clear() {
-    std::fill(words.begin(), words.end(), 0);
-    std::fill(summary.begin(), summary.end(), 0);
-  }
 
   void insert(size_t slot) {
     words[slot / 64] |= uint64_t(1) << (slot % 64);

@@ -218,10 +218,11 @@ TEST(OffsetPlacement, MatchesTheReferenceOnAdversarialProblems) {
 
 // What the neighbourhood search relies on: buffers put back at given offsets
 // (placeAt) constrain the next placements exactly as placed ones do, and a
-// cleared structure places like a new one. Half of each problem is placed by
-// the reference, the rest by the structure after placeAt of the first half,
-// on a structure cleared after an unrelated placement.
-TEST(OffsetPlacement, PlaceAtAndClearMatchTheReference) {
+// structure emptied by removing every buffer places like a new one. Half of
+// each problem is placed by the reference, the rest by the structure after
+// placeAt of the first half, on a structure emptied after an unrelated
+// placement.
+TEST(OffsetPlacement, PlaceAtAndRemoveMatchTheReference) {
   std::mt19937_64 rng(42);
   for (int round = 0; round < 300; ++round) {
     auto [problem, order] = roundProblem(rng, round, 60, 40);
@@ -232,7 +233,8 @@ TEST(OffsetPlacement, PlaceAtAndClearMatchTheReference) {
     OffsetPlacement placement(problem);
     for (uint32_t id : order)
       placement.place(id); // something to forget
-    placement.clear();
+    for (uint32_t id : order)
+      placement.remove(id);
     size_t half = order.size() / 2;
     for (size_t k = 0; k < half; ++k)
       placement.placeAt(order[k], (*expected)[order[k]]);

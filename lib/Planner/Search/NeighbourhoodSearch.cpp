@@ -166,8 +166,8 @@ uint64_t walk(const Problem &problem, Solution &solution, uint64_t target,
   uint64_t improvements = 0;
   Solution best = solution;
   Neighbourhoods moves(problem, solution, seed);
-  // A move costs a placement structure over every buffer: read the clock
-  // at each one.
+  // A move scans every buffer (the top, those live with the ejected one, the
+  // arena) and places dozens: read the clock at each one.
   uint64_t clockMask = budget.clockMask;
   budget.clockMask = 0;
   uint64_t sinceBest = 0;
