@@ -721,7 +721,8 @@ bool GraphBuilder::isShardedWeight(Value value) const {
     return false;
   // Float weights, and 4-bit codes (NF4): bitsandbytes packs those into the
   // float storage type (bnb_4bit_quant_storage), which is what lets DeepSpeed
-  // and FSDP shard a QLoRA model's quantized layers like any parameter.
+  // shard a QLoRA model's quantized layers like any parameter
+  // (checkDataParallel keeps int4 weights and FSDP's f32 shards out).
   Type element = getElementTypeOrSelf(value.getType());
   return isa<FloatType>(element) || element.isInteger(4);
 }
