@@ -234,7 +234,7 @@ private:
   /// output (null on the first stage).
   Value gpt2(Value received);
   Value llama(Value received);
-  Value bert();
+  Value bert(Value received);
 
   /// Pipeline parallelism: whether this stage has the embeddings, the
   /// head, and its layers [firstLayer, lastLayer).
@@ -497,28 +497,35 @@ Value TransformerGenerator::llama(Value received) {
   return g.matmul(hidden, param({h, vocab()}, "output"));
 }
 
-Value TransformerGenerator::bert() {
+Value TransformerGenerator::bert(Value received) {
   // Tensor parallelism as Megatron-LM's BERT runs it: a vocabulary-parallel
   // word embedding and masked-LM head, column-parallel query/key/value and
   // intermediate projections, row-parallel outputs (the GPT-2 layout with
   // BERT's post-norm); with sequence parallelism the residual stream and
-  // the position and type embeddings hold this GPU's tokens.
+  // the position and type embeddings hold this GPU's tokens. Pipeline
+  // parallelism as Megatron-LM splits it: the embeddings on the first
+  // stage, the head (and for the masked-LM head its own copy of the tied
+  // word embedding) on the last.
   int64_t b = o.batch, s = o.seq, h = m.hidden, nh = heads(), hd = headDim(),
           local = localTokens();
   Type i32 = IntegerType::get(act.getContext(), 32);
-  Value ids = arg({b, s}, i32, ArgumentRole::Input, "input_ids");
-  Value typeIds = arg({b, local}, i32, ArgumentRole::Input, "token_type_ids");
-  Value positionIds = arg({b, local}, i32, ArgumentRole::Input, "position_ids");
-  g.beginUnit(); // the embeddings
-  tiedEmbedding = param({vocab(), h}, "embeddings.word");
-  Value typeEmbedding =
-      g.embedding(param({m.typeVocab, h}, "embeddings.token_type"), typeIds);
-  Value positionEmbedding = g.embedding(
-      param({m.maxPositions, h}, "embeddings.position"), positionIds);
-  Value wordEmbedding = rowReduce(g.embedding(tiedEmbedding, ids));
-  Value x = g.add(g.add(wordEmbedding, positionEmbedding), typeEmbedding);
-  x = dropout(layerNorm(x, "embeddings.ln"));
-  for (int64_t l = 0; l < o.layers; ++l) {
+  Value x = received;
+  if (firstStage()) {
+    Value ids = arg({b, s}, i32, ArgumentRole::Input, "input_ids");
+    Value typeIds = arg({b, local}, i32, ArgumentRole::Input, "token_type_ids");
+    Value positionIds =
+        arg({b, local}, i32, ArgumentRole::Input, "position_ids");
+    g.beginUnit(); // the embeddings
+    tiedEmbedding = param({vocab(), h}, "embeddings.word");
+    Value typeEmbedding =
+        g.embedding(param({m.typeVocab, h}, "embeddings.token_type"), typeIds);
+    Value positionEmbedding = g.embedding(
+        param({m.maxPositions, h}, "embeddings.position"), positionIds);
+    Value wordEmbedding = rowReduce(g.embedding(tiedEmbedding, ids));
+    x = g.add(g.add(wordEmbedding, positionEmbedding), typeEmbedding);
+    x = dropout(layerNorm(x, "embeddings.ln"));
+  }
+  for (int64_t l = firstLayer(); l < lastLayer(); ++l) {
     g.beginUnit();
     LayerCheckpoint checkpoint(*this, l);
     std::string p = "encoder." + std::to_string(l);
@@ -544,7 +551,7 @@ Value TransformerGenerator::bert() {
                       /*rowParallel=*/true));
     x = layerNorm(g.add(x, f), p + ".output.ln");
   }
-  if (o.mode != Mode::Train)
+  if (!lastStage() || o.mode != Mode::Train)
     return x;
   g.beginUnit(); // the head
   if (o.bertHead == BertHead::Classification) {
@@ -553,7 +560,9 @@ Value TransformerGenerator::bert() {
     return apply(linear(h, o.numLabels, "classifier", true), dropout(pooled));
   }
   // Masked-language-model head, tied to the word embeddings (this GPU's
-  // share of the vocabulary).
+  // share of the vocabulary; the last stage's copy of them in a pipeline).
+  if (!tiedEmbedding)
+    tiedEmbedding = param({vocab(), h}, "embeddings.word");
   return g.matmul(columnInput(x), tiedEmbedding, /*transposeRhs=*/true);
 }
 
@@ -564,7 +573,7 @@ Value TransformerGenerator::buildForward(Value received) {
   case Family::Llama:
     return llama(received);
   case Family::Bert:
-    return bert();
+    return bert(received);
   }
   return nullptr;
 }
@@ -938,10 +947,6 @@ static std::string checkPipeline(const GeneratorOptions &o) {
            "--pipeline-parallel N with N above 1";
   if (pp.stages == 1)
     return "";
-  if (o.model.family == Family::Bert)
-    return "pipeline parallelism is generated for the decoders (GPT-2, the "
-           "LLaMA family) so far, not for " +
-           o.model.name;
   if (o.layers % (pp.stages * pp.virtualStages))
     return std::to_string(o.layers) + " layers do not split into " +
            std::to_string(pp.stages * pp.virtualStages) + " equal " +

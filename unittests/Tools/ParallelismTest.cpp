@@ -410,7 +410,7 @@ TEST_F(ParallelismTest, PipelineStagesAddUpToTheModel) {
   // Each weight on exactly one stage (a tied embedding on the first and the
   // last), and so its optimizer states and master weights; interleaved
   // (2 chunks per stage) too.
-  for (const char *model : {"llama-7b", "gpt2-small"})
+  for (const char *model : {"llama-7b", "gpt2-small", "bert-base"})
     for (auto [stages, chunks] :
          {std::pair<int64_t, int64_t>{2, 1}, {4, 1}, {2, 2}, {4, 2}}) {
       SCOPED_TRACE(std::string(model) + " in " + std::to_string(stages) +
@@ -436,7 +436,9 @@ TEST_F(ParallelismTest, PipelineStagesAddUpToTheModel) {
       for (const auto &[name, count] : holders) {
         EXPECT_TRUE(single.weightElements.count(name)) << name;
         if (count == 2) {
-          EXPECT_EQ(name, "wte"); // GPT-2's tied embedding
+          // GPT-2's and BERT's masked-LM head's tied embeddings.
+          EXPECT_EQ(name, std::string(model) == "bert-base" ? "embeddings.word"
+                                                            : "wte");
           tied = single.weightElements[name];
         } else {
           EXPECT_EQ(count, 1) << name;
