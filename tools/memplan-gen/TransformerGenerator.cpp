@@ -332,8 +332,7 @@ private:
   const ModelConfig &m;
   Type act, weightType;
   bool quantized;
-  Value position, attentionScale, causalMask, tiedEmbedding, loraScaling,
-      labels;
+  Value position, attentionScale, causalMask, loraScaling, labels;
   /// LoRA's dropped inputs by the value dropped, with --lora-dropout-shared.
   llvm::DenseMap<Value, Value> loraDropped;
   llvm::StringMap<Value> arguments;
@@ -388,11 +387,10 @@ Value TransformerGenerator::gpt2(Value received) {
     Value positionIds =
         arg({b, localTokens()}, i32, ArgumentRole::Input, "position_ids");
     g.beginUnit(); // the embeddings
-    tiedEmbedding = param({vocab(), h}, "wte");
+    Value wte = param({vocab(), h}, "wte");
     Value wpe = param({m.maxPositions, h}, "wpe");
     Value positionEmbedding = g.embedding(wpe, positionIds);
-    x = dropout(
-        g.add(rowReduce(g.embedding(tiedEmbedding, ids)), positionEmbedding));
+    x = dropout(g.add(rowReduce(g.embedding(wte, ids)), positionEmbedding));
   }
   for (int64_t l = firstLayer(); l < lastLayer(); ++l) {
     g.beginUnit();
@@ -426,12 +424,10 @@ Value TransformerGenerator::gpt2(Value received) {
     return x;
   g.beginUnit(); // the head
   Value hidden = columnInput(layerNorm(x, "ln_f"));
-  // Tied: the last stage holds its own copy of the embedding (Megatron
-  // keeps one on the first and the last stage and all-reduces their
-  // gradients).
-  if (!tiedEmbedding)
-    tiedEmbedding = param({vocab(), h}, "wte");
-  return g.matmul(hidden, tiedEmbedding, /*transposeRhs=*/true);
+  // Tied: the embeddings' wte (param gives the argument it made), or, in a
+  // pipeline, the last stage's own copy of it (Megatron keeps one on the
+  // first and the last stage and all-reduces their gradients).
+  return g.matmul(hidden, param({vocab(), h}, "wte"), /*transposeRhs=*/true);
 }
 
 Value TransformerGenerator::llama(Value received) {
@@ -439,14 +435,13 @@ Value TransformerGenerator::llama(Value received) {
           nkv = kvHeads(), hd = headDim();
   Type i32 = IntegerType::get(act.getContext(), 32);
   Type i64 = IntegerType::get(act.getContext(), 64);
-  Value x = received, embeddingTable, ids;
+  Value x = received, ids;
   if (firstStage())
     ids = arg({b, s}, i32, ArgumentRole::Input, "input_ids");
   Value positions = arg({s}, i64, ArgumentRole::Input, "positions");
   if (firstStage()) {
     g.beginUnit(); // the embeddings
-    embeddingTable = param({vocab(), h}, "tok_embeddings");
-    x = rowReduce(g.embedding(embeddingTable, ids));
+    x = rowReduce(g.embedding(param({vocab(), h}, "tok_embeddings"), ids));
     // Gemma multiplies the embeddings by sqrt(hidden), a tensor of its own.
     if (m.scaledEmbeddings)
       x = g.mul(x, arg({1}, act, ArgumentRole::Input, "embedding.normalizer"));
@@ -489,11 +484,9 @@ Value TransformerGenerator::llama(Value received) {
     return x;
   g.beginUnit(); // the head
   Value hidden = columnInput(rmsNorm(x, "norm"));
-  if (m.tiedEmbeddings) {
-    if (!embeddingTable)
-      embeddingTable = param({vocab(), h}, "tok_embeddings");
-    return g.matmul(hidden, embeddingTable, /*transposeRhs=*/true);
-  }
+  if (m.tiedEmbeddings) // the embeddings' table, or the last stage's copy
+    return g.matmul(hidden, param({vocab(), h}, "tok_embeddings"),
+                    /*transposeRhs=*/true);
   return g.matmul(hidden, param({h, vocab()}, "output"));
 }
 
@@ -516,12 +509,12 @@ Value TransformerGenerator::bert(Value received) {
     Value positionIds =
         arg({b, local}, i32, ArgumentRole::Input, "position_ids");
     g.beginUnit(); // the embeddings
-    tiedEmbedding = param({vocab(), h}, "embeddings.word");
+    Value wordTable = param({vocab(), h}, "embeddings.word");
     Value typeEmbedding =
         g.embedding(param({m.typeVocab, h}, "embeddings.token_type"), typeIds);
     Value positionEmbedding = g.embedding(
         param({m.maxPositions, h}, "embeddings.position"), positionIds);
-    Value wordEmbedding = rowReduce(g.embedding(tiedEmbedding, ids));
+    Value wordEmbedding = rowReduce(g.embedding(wordTable, ids));
     x = g.add(g.add(wordEmbedding, positionEmbedding), typeEmbedding);
     x = dropout(layerNorm(x, "embeddings.ln"));
   }
@@ -561,9 +554,8 @@ Value TransformerGenerator::bert(Value received) {
   }
   // Masked-language-model head, tied to the word embeddings (this GPU's
   // share of the vocabulary; the last stage's copy of them in a pipeline).
-  if (!tiedEmbedding)
-    tiedEmbedding = param({vocab(), h}, "embeddings.word");
-  return g.matmul(columnInput(x), tiedEmbedding, /*transposeRhs=*/true);
+  return g.matmul(columnInput(x), param({vocab(), h}, "embeddings.word"),
+                  /*transposeRhs=*/true);
 }
 
 Value TransformerGenerator::buildForward(Value received) {
