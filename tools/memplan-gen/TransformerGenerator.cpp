@@ -552,10 +552,19 @@ Value TransformerGenerator::bert(Value received) {
     Value pooled = g.tanh(apply(linear(h, h, "pooler.dense", true), first));
     return apply(linear(h, o.numLabels, "classifier", true), dropout(pooled));
   }
-  // Masked-language-model head, tied to the word embeddings (this GPU's
-  // share of the vocabulary; the last stage's copy of them in a pipeline).
-  return g.matmul(columnInput(x), param({vocab(), h}, "embeddings.word"),
-                  /*transposeRhs=*/true);
+  // Masked-language-model head as BertForMaskedLM's: a transform (dense,
+  // the activation, LayerNorm; whole on every tensor-parallel GPU, on its
+  // tokens under sequence parallelism, as Megatron-LM's BertLMHead), then
+  // the decoder tied to the word embeddings with a bias of its own per
+  // vocabulary entry (this GPU's share of the vocabulary; the last stage's
+  // copy of the embeddings in a pipeline).
+  Value transformed =
+      layerNorm(activation(apply(linear(h, h, "cls.transform.dense", true), x)),
+                "cls.transform.ln");
+  Value logits =
+      g.matmul(columnInput(transformed), param({vocab(), h}, "embeddings.word"),
+               /*transposeRhs=*/true);
+  return g.add(logits, param({vocab()}, "cls.decoder.b"));
 }
 
 Value TransformerGenerator::buildForward(Value received) {

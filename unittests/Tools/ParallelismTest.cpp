@@ -363,11 +363,12 @@ TEST_F(ParallelismTest, TensorParallelShardsAddUpToTheLayer) {
       // The QKV (GPT-2: fused) and output projections, the MLP's two or
       // three, per layer; the embedding; LLaMA's LM head. BERT: q, k, v
       // (weights and biases), the attention output, the intermediate
-      // (weight and bias) and output projections; the word embedding.
+      // (weight and bias) and output projections; the word embedding and
+      // the masked-LM decoder's bias (its head's transform is whole).
       std::string name = model;
       EXPECT_EQ(split, name == "gpt2-small" ? 2 * (2 + 2 + 2) + 1
                        : name == "llama-7b" ? 2 * 7 + 2
-                                            : 2 * (6 + 1 + 2 + 1) + 1);
+                                            : 2 * (6 + 1 + 2 + 1) + 2);
     }
 }
 
