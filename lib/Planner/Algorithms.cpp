@@ -38,8 +38,9 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      "largest size x bytes meeting its lifetime first, the gap it fills best",
      planGreedyByConflicts},
     {Algorithm::Portfolio, "portfolio",
-     "the best of the five greedy placements (4-5x greedy-by-size's time)",
-     planPortfolio},
+     "the best of the five greedy placements (4-5x greedy-by-size's work, "
+     "on up to five threads)",
+     [](const Problem &problem) { return planPortfolio(problem); }},
     {Algorithm::Search, "search",
      "branch and bound from the best greedy plan, within a budget",
      [](const Problem &problem) { return planSearch(problem, {}); }},
@@ -72,5 +73,7 @@ PlanResult memplan::plan(const Problem &problem, Algorithm algorithm,
                          const SearchOptions *search) {
   if (algorithm == Algorithm::Search && search)
     return planSearch(problem, *search);
+  if (algorithm == Algorithm::Portfolio && search)
+    return planPortfolio(problem, search->threads);
   return info(algorithm).run(problem);
 }

@@ -20,12 +20,20 @@
 using namespace memplan;
 
 PlanResult memplan::planBestFit(const Problem &problem) {
+  return planBestFitUntil(problem, {});
+}
+
+PlanResult memplan::planBestFitUntil(const Problem &problem,
+                                     const std::function<bool()> &expired) {
   if (std::string error = checkProblem(problem); !error.empty())
     return {{}, error};
-  return placeInOrder(
-      problem, orderBuffers(problem, [](const Buffer &a, const Buffer &b) {
-        if (a.size != b.size)
-          return a.size > b.size;
-        return lifetimeLength(a) > lifetimeLength(b);
-      }));
+  return placeInOrder(problem,
+                      orderBuffers(problem,
+                                   [](const Buffer &a, const Buffer &b) {
+                                     if (a.size != b.size)
+                                       return a.size > b.size;
+                                     return lifetimeLength(a) >
+                                            lifetimeLength(b);
+                                   }),
+                      expired);
 }

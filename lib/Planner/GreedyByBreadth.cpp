@@ -26,6 +26,12 @@
 using namespace memplan;
 
 PlanResult memplan::planGreedyByBreadth(const Problem &problem) {
+  return planGreedyByBreadthUntil(problem, {});
+}
+
+PlanResult
+memplan::planGreedyByBreadthUntil(const Problem &problem,
+                                  const std::function<bool()> &expired) {
   if (std::string error = checkProblem(problem); !error.empty())
     return {{}, error};
   const std::vector<Buffer> &buffers = problem.buffers;
@@ -51,6 +57,7 @@ PlanResult memplan::planGreedyByBreadth(const Problem &problem) {
 
   std::vector<bool> placed(buffers.size(), false);
   std::vector<uint32_t> batch;
+  size_t placements = 0;
   for (size_t slot : slotOrder) {
     batch.clear();
     covering.forEachCovering(slot, [&](uint32_t id) {
@@ -63,6 +70,8 @@ PlanResult memplan::planGreedyByBreadth(const Problem &problem) {
       return a < b;
     });
     for (uint32_t id : batch) {
+      if (expired && ++placements % kPlacementsPerClockRead == 0 && expired())
+        return {{}, kOutOfTime};
       placed[id] = true;
       if (!placement.place(id))
         return arenaOverflow();

@@ -76,6 +76,12 @@ std::vector<Bytes> conflictingBytes(const Problem &problem) {
 } // namespace
 
 PlanResult memplan::planGreedyByConflicts(const Problem &problem) {
+  return planGreedyByConflictsUntil(problem, {});
+}
+
+PlanResult
+memplan::planGreedyByConflictsUntil(const Problem &problem,
+                                    const std::function<bool()> &expired) {
   if (std::string error = checkProblem(problem); !error.empty())
     return {{}, error};
   std::vector<Bytes> bytes = conflictingBytes(problem);
@@ -87,8 +93,11 @@ PlanResult memplan::planGreedyByConflicts(const Problem &problem) {
     conflict[i] = static_cast<long double>(problem.buffers[i].size) *
                   static_cast<long double>(bytes[i]);
   const Buffer *base = problem.buffers.data();
-  return placeInOrder(
-      problem, orderBuffers(problem, [&](const Buffer &a, const Buffer &b) {
-        return conflict[&a - base] > conflict[&b - base];
-      }));
+  return placeInOrder(problem,
+                      orderBuffers(problem,
+                                   [&](const Buffer &a, const Buffer &b) {
+                                     return conflict[&a - base] >
+                                            conflict[&b - base];
+                                   }),
+                      expired);
 }

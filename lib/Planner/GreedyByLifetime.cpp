@@ -20,12 +20,21 @@
 using namespace memplan;
 
 PlanResult memplan::planGreedyByLifetime(const Problem &problem) {
+  return planGreedyByLifetimeUntil(problem, {});
+}
+
+PlanResult
+memplan::planGreedyByLifetimeUntil(const Problem &problem,
+                                   const std::function<bool()> &expired) {
   if (std::string error = checkProblem(problem); !error.empty())
     return {{}, error};
-  return placeInOrder(
-      problem, orderBuffers(problem, [](const Buffer &a, const Buffer &b) {
-        if (lifetimeLength(a) != lifetimeLength(b))
-          return lifetimeLength(a) > lifetimeLength(b);
-        return a.size > b.size;
-      }));
+  return placeInOrder(problem,
+                      orderBuffers(problem,
+                                   [](const Buffer &a, const Buffer &b) {
+                                     if (lifetimeLength(a) != lifetimeLength(b))
+                                       return lifetimeLength(a) >
+                                              lifetimeLength(b);
+                                     return a.size > b.size;
+                                   }),
+                      expired);
 }

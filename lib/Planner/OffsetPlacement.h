@@ -82,6 +82,17 @@ constexpr const char *kOutOfTime = "out of time";
 PlanResult planGreedyBySizeUntil(const Problem &problem,
                                  const std::function<bool()> &expired);
 
+/// The other greedy placements (GreedyAlgorithms.h) likewise, for the
+/// search's starting plans when they run side by side.
+PlanResult planBestFitUntil(const Problem &problem,
+                            const std::function<bool()> &expired);
+PlanResult planGreedyByBreadthUntil(const Problem &problem,
+                                    const std::function<bool()> &expired);
+PlanResult planGreedyByLifetimeUntil(const Problem &problem,
+                                     const std::function<bool()> &expired);
+PlanResult planGreedyByConflictsUntil(const Problem &problem,
+                                      const std::function<bool()> &expired);
+
 /// `result`, or the naive layout if that one is smaller: offset algorithms
 /// never do worse than no reuse.
 PlanResult keepNoWorseThanNaive(const Problem &problem, PlanResult result);

@@ -10,25 +10,34 @@
 // order wins everywhere (docs/benchmarks.md: lifetime on dense traces,
 // conflicts on random and transformer-like schedules), so `portfolio` runs
 // the five placements and keeps the smallest arena, at the sum of their
-// costs.
+// costs in work; the members are independent, so they run side by side on
+// up to `threads` threads, and which one wins does not depend on how.
 //
 //===----------------------------------------------------------------------===//
 
 #include "memplan/Planner/Algorithms.h"
 
+#include "RunInParallel.h"
+
+#include <iterator>
+
 using namespace memplan;
 
-PlanResult memplan::planPortfolio(const Problem &problem) {
+PlanResult memplan::planPortfolio(const Problem &problem, unsigned threads) {
   static constexpr Algorithm kMembers[] = {
       Algorithm::GreedyBySize, Algorithm::BestFit, Algorithm::GreedyByBreadth,
       Algorithm::GreedyByLifetime, Algorithm::GreedyByConflicts};
+  constexpr size_t kCount = std::size(kMembers);
+  std::vector<PlanResult> results(kCount);
+  runInParallel(kCount, threads,
+                [&](size_t i) { results[i] = plan(problem, kMembers[i]); });
   PlanResult best;
   PortfolioSummary summary;
-  for (Algorithm member : kMembers) {
-    PlanResult result = plan(problem, member);
+  for (size_t i = 0; i < kCount; ++i) {
+    PlanResult &result = results[i];
     if (!result.ok())
       return result; // a bad problem or an overflow fails every member
-    std::string name(getAlgorithmName(member));
+    std::string name(getAlgorithmName(kMembers[i]));
     summary.arenas.emplace_back(name, result.solution.arenaSize);
     if (summary.winner.empty() ||
         result.solution.arenaSize < best.solution.arenaSize) {

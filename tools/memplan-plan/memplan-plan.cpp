@@ -77,7 +77,8 @@ static llvm::cl::opt<unsigned> searchThreads(
     llvm::cl::desc("search: threads to use, at most 64: the exact search "
                    "uses up to 2, the neighbourhood search (1,000 buffers or "
                    "more) one walk per thread (default 0: the machine's "
-                   "hardware threads; with a node budget, 1)"),
+                   "hardware threads; with a node budget, 1); portfolio: its "
+                   "five members side by side on as many"),
     llvm::cl::init(0), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<uint64_t> capacity(
     "capacity",

@@ -208,3 +208,30 @@ TEST(Algorithms, PortfolioKeepsTheSmallestMemberArena) {
   EXPECT_GT(lifetimeWins, 0);
   EXPECT_GT(conflictsWins, 0);
 }
+
+TEST(Algorithms, PortfolioGivesTheSamePlanOnAnyNumberOfThreads) {
+  // The members run side by side; which finishes first must not matter.
+  std::mt19937_64 rng(2026112401);
+  for (int instance = 0; instance < 40; ++instance) {
+    Problem problem;
+    std::uniform_int_distribution<int64_t> start(0, 200), length(1, 60);
+    std::uniform_int_distribution<uint64_t> size(1, 4096);
+    for (int i = 0; i < 50 + 10 * instance; ++i) {
+      int64_t first = start(rng);
+      problem.buffers.push_back(
+          {size(rng), first, first + length(rng), uint64_t(1) << (i % 5)});
+    }
+    PlanResult one = planPortfolio(problem, 1);
+    ASSERT_TRUE(one.ok()) << one.error;
+    for (unsigned threads : {0u, 2u, 3u, 5u, 64u}) {
+      PlanResult many = planPortfolio(problem, threads);
+      ASSERT_TRUE(many.ok()) << many.error;
+      EXPECT_EQ(many.solution.offsets, one.solution.offsets)
+          << "instance " << instance << ", " << threads << " threads";
+      EXPECT_EQ(many.solution.portfolio->winner,
+                one.solution.portfolio->winner);
+      EXPECT_EQ(many.solution.portfolio->arenas,
+                one.solution.portfolio->arenas);
+    }
+  }
+}

@@ -54,7 +54,7 @@ std::optional<Algorithm> parseAlgorithm(std::string_view name);
 struct SearchOptions;
 
 /// Plans with `algorithm`; `search` configures Algorithm::Search (default
-/// options when null).
+/// options when null), and its `threads` the portfolio's.
 PlanResult plan(const Problem &problem, Algorithm algorithm,
                 const SearchOptions *search = nullptr);
 

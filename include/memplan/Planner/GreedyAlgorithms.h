@@ -36,7 +36,10 @@ PlanResult planGreedyByConflicts(const Problem &problem);
 /// Greedy-by-size, best-fit, greedy-by-breadth, greedy-by-lifetime and
 /// greedy-by-conflicts, the smallest arena kept (ties: the earlier in that
 /// order); the solution's `portfolio` says which won and what each gave.
-PlanResult planPortfolio(const Problem &problem);
+/// The five run side by side on up to `threads` threads (0: the machine's
+/// hardware threads; each holds its own placement structure), with the
+/// same result on any number.
+PlanResult planPortfolio(const Problem &problem, unsigned threads = 0);
 
 } // namespace memplan
 

@@ -56,6 +56,8 @@ struct SearchOptions {
   /// threads. With a node limit the exact search uses one thread and the
   /// neighbourhood search as many walks as `threads` says (one for 0), each
   /// with an equal share of the nodes, so that results stay reproducible.
+  /// Through plan(), Algorithm::Portfolio runs its members on as many
+  /// (planPortfolio), with the same result on any number.
   unsigned threads = 0;
 };
 
