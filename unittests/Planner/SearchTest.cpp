@@ -327,6 +327,10 @@ TEST(Search, NeighbourhoodMovesLowerLargeProblems) {
     // the threads' timing.
     options.threads = 3;
     Solution walked = search(problem, options);
+    // The starting plans ran side by side on those threads, and all five
+    // finished: the start is the one the sequential run took.
+    EXPECT_EQ(walked.search->startArena, summary.startArena)
+        << "round " << round;
     EXPECT_LE(walked.arenaSize, walked.search->startArena) << "round " << round;
     EXPECT_LE(walked.search->nodes, options.nodeLimit);
     EXPECT_EQ(search(problem, options).offsets, walked.offsets)
