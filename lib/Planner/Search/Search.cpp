@@ -96,6 +96,18 @@ SearchClock::time_point after(SearchClock::time_point started, double seconds) {
                        std::chrono::duration<double>(seconds));
 }
 
+/// The threads the starting plans and the neighbourhood walks run on: as
+/// many as asked for, the machine's by default, but with a node budget and
+/// no thread count one (the result depends on their number, which the
+/// machine's would make vary between machines).
+unsigned searchThreads(const SearchOptions &options) {
+  if (options.nodeLimit && !options.threads)
+    return 1;
+  unsigned threads =
+      options.threads ? options.threads : std::thread::hardware_concurrency();
+  return std::max(1u, std::min(threads, kMaxSearchThreads));
+}
+
 /// bestGreedy on `threads` threads: every member starts as soon as a thread
 /// is free, greedy by size first, then on large problems the temporal and
 /// conflict orders (the better starts on dense traces), each stopped at half
@@ -233,21 +245,13 @@ public:
     }
     if (entries <= kMaxExactSectionEntries)
       search.emplace(this->prepared.problem);
-    budget.deadline =
-        started + std::chrono::duration_cast<SearchClock::duration>(
-                      std::chrono::duration<double>(seconds));
+    budget.deadline = after(started, seconds);
     budget.nodeLimit = options.nodeLimit;
     // Side by side on two threads only without a node limit: which search
-    // decides first depends on timing.
-    unsigned threads =
-        options.threads ? options.threads : std::thread::hardware_concurrency();
-    sideBySide = threads >= 2 && !options.nodeLimit;
-    // The neighbourhood search runs one walk per thread; with a node limit,
-    // as many as asked for (the result depends on their number, which the
-    // default, the machine's, would make vary between machines).
-    walks = std::max(1u, std::min(threads, kMaxSearchThreads));
-    if (options.nodeLimit && !options.threads)
-      walks = 1;
+    // decides first depends on timing. The neighbourhood search runs one
+    // walk per thread.
+    walks = searchThreads(options);
+    sideBySide = walks >= 2 && !options.nodeLimit;
     // A node costs O(n log n): read the clock about every 2^20 / n nodes.
     size_t count = this->prepared.problem.buffers.size();
     while (budget.clockMask > 0 &&
@@ -505,16 +509,9 @@ PlanResult planSearchOnThisStack(const Problem &problem,
   // clock's range to its integer ticks is undefined behaviour.
   double seconds = options.seconds >= 0 ? options.seconds : 0.0;
   seconds = std::min(seconds, kMaxSearchSeconds);
-  // The starting plans run side by side on the search's threads, but with a
-  // node budget and no thread count on one, as the neighbourhood walks do.
-  unsigned threads = options.threads
-                         ? options.threads
-                         : std::max(1u, std::thread::hardware_concurrency());
-  if (options.nodeLimit && !options.threads)
-    threads = 1;
-  threads = std::min(threads, kMaxSearchThreads);
   bool naive = false;
-  PlanResult result = bestGreedy(problem, started, seconds, threads, naive);
+  PlanResult result =
+      bestGreedy(problem, started, seconds, searchThreads(options), naive);
   if (!result.ok())
     return result;
   SearchSummary summary;
