@@ -53,6 +53,10 @@ inline std::vector<uint32_t> orderBySizeThenStart(const Problem &problem) {
   });
 }
 
+/// Buffers by decreasing conflict: size times the bytes of every buffer whose
+/// lifetime meets theirs, their own included (GreedyByConflicts.cpp).
+std::vector<uint32_t> orderByConflicts(const Problem &problem);
+
 } // namespace memplan
 
 #endif // MEMPLAN_LIB_PLANNER_BUFFERORDER_H

@@ -75,15 +75,7 @@ std::vector<Bytes> conflictingBytes(const Problem &problem) {
 
 } // namespace
 
-PlanResult memplan::planGreedyByConflicts(const Problem &problem) {
-  return planGreedyByConflictsUntil(problem, {});
-}
-
-PlanResult
-memplan::planGreedyByConflictsUntil(const Problem &problem,
-                                    const std::function<bool()> &expired) {
-  if (std::string error = checkProblem(problem); !error.empty())
-    return {{}, error};
+std::vector<uint32_t> memplan::orderByConflicts(const Problem &problem) {
   std::vector<Bytes> bytes = conflictingBytes(problem);
   // The product needs up to 160 bits: compared as long double (64 bits of
   // mantissa; exact products only decide ties, which go to the earlier
@@ -93,11 +85,19 @@ memplan::planGreedyByConflictsUntil(const Problem &problem,
     conflict[i] = static_cast<long double>(problem.buffers[i].size) *
                   static_cast<long double>(bytes[i]);
   const Buffer *base = problem.buffers.data();
-  return placeInOrder(problem,
-                      orderBuffers(problem,
-                                   [&](const Buffer &a, const Buffer &b) {
-                                     return conflict[&a - base] >
-                                            conflict[&b - base];
-                                   }),
-                      expired);
+  return orderBuffers(problem, [&](const Buffer &a, const Buffer &b) {
+    return conflict[&a - base] > conflict[&b - base];
+  });
+}
+
+PlanResult memplan::planGreedyByConflicts(const Problem &problem) {
+  return planGreedyByConflictsUntil(problem, {});
+}
+
+PlanResult
+memplan::planGreedyByConflictsUntil(const Problem &problem,
+                                    const std::function<bool()> &expired) {
+  if (std::string error = checkProblem(problem); !error.empty())
+    return {{}, error};
+  return placeInOrder(problem, orderByConflicts(problem), expired);
 }

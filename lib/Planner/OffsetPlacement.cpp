@@ -42,7 +42,7 @@ struct OffsetPlacement::Impl {
     startEntries.resize(startBegin.back());
   }
 
-  bool place(uint32_t id) {
+  bool place(uint32_t id, Fit fit) {
     const Buffer &buffer = problem.buffers[id];
     if (buffer.size == 0)
       return true; // conflicts with nothing; offset 0 is aligned
@@ -66,6 +66,8 @@ struct OffsetPlacement::Impl {
           bestGap = gap;
           bestOffset = *aligned;
           found = true;
+          if (fit == Fit::First)
+            break;
         }
       }
       cursor = std::max(cursor, offset + size);
@@ -199,7 +201,9 @@ OffsetPlacement::OffsetPlacement(const Problem &problem)
     : impl(new Impl(problem)) {}
 OffsetPlacement::~OffsetPlacement() = default;
 
-bool OffsetPlacement::place(uint32_t id) { return impl->place(id); }
+bool OffsetPlacement::place(uint32_t id, Fit fit) {
+  return impl->place(id, fit);
+}
 void OffsetPlacement::placeAt(uint32_t id, uint64_t offset) {
   impl->placeAt(id, offset);
 }
@@ -227,12 +231,13 @@ Solution OffsetPlacement::takeSolution() {
 
 PlanResult memplan::placeInOrder(const Problem &problem,
                                  const std::vector<uint32_t> &order,
-                                 const std::function<bool()> &expired) {
+                                 const std::function<bool()> &expired,
+                                 OffsetPlacement::Fit fit) {
   OffsetPlacement placement(problem);
   for (size_t i = 0; i < order.size(); ++i) {
     if (expired && i && i % kPlacementsPerClockRead == 0 && expired())
       return {{}, kOutOfTime};
-    if (!placement.place(order[i]))
+    if (!placement.place(order[i], fit))
       return arenaOverflow();
   }
   PlanResult result;

@@ -5,11 +5,12 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Internal to the planner: the machinery shared by the offset algorithms that
-// place buffers one at a time (greedy-by-size, greedy-by-breadth, best-fit).
-// For a buffer, it finds the already placed buffers whose lifetimes intersect
-// its own (those live at its start, through an IntervalStabber, plus those
-// that start inside its lifetime, through buckets by start) and puts it in
-// the smallest gap between them that fits, aligned, or above all of them.
+// place buffers one at a time (the greedy orders, best and first fit, and
+// the search's moves). For a buffer, it finds the already placed buffers
+// whose lifetimes intersect its own (those live at its start, through an
+// IntervalStabber, plus those that start inside its lifetime, through
+// buckets by start) and puts it in the smallest gap between them that fits,
+// aligned (or the lowest such gap: first fit), or above all of them.
 // The cost per buffer is O(log n + k) for k such neighbours (a radix sort by
 // offset, a few passes), not O(n); k grows with the number of buffers live
 // at once, which is what still bounds dense schedules (docs/planning.md).
@@ -34,8 +35,15 @@ public:
   explicit OffsetPlacement(const Problem &problem);
   ~OffsetPlacement();
 
-  /// Places buffer `id` in the best gap; false if the offset would overflow.
-  bool place(uint32_t id);
+  /// Which of the gaps that hold a buffer it goes into.
+  enum class Fit {
+    Best,  ///< the smallest (the lowest of equal ones)
+    First, ///< the lowest
+  };
+
+  /// Places buffer `id` in the gap `fit` chooses; false if the offset would
+  /// overflow.
+  bool place(uint32_t id, Fit fit = Fit::Best);
   /// Places buffer `id` at `offset` (aligned, overlapping no placed buffer
   /// live at the same time, and not overflowing: the caller's plan).
   void placeAt(uint32_t id, uint64_t offset);
@@ -68,7 +76,8 @@ private:
 /// whether time is up; if it is, the result is kOutOfTime.
 PlanResult placeInOrder(const Problem &problem,
                         const std::vector<uint32_t> &order,
-                        const std::function<bool()> &expired = {});
+                        const std::function<bool()> &expired = {},
+                        OffsetPlacement::Fit fit = OffsetPlacement::Fit::Best);
 
 /// How often placeInOrder asks whether time is up.
 constexpr size_t kPlacementsPerClockRead = 256;
@@ -92,6 +101,10 @@ PlanResult planGreedyByLifetimeUntil(const Problem &problem,
                                      const std::function<bool()> &expired);
 PlanResult planGreedyByConflictsUntil(const Problem &problem,
                                       const std::function<bool()> &expired);
+PlanResult planFirstFitBySizeUntil(const Problem &problem,
+                                   const std::function<bool()> &expired);
+PlanResult planFirstFitByConflictsUntil(const Problem &problem,
+                                        const std::function<bool()> &expired);
 
 /// `result`, or the naive layout if that one is smaller: offset algorithms
 /// never do worse than no reuse.

@@ -8,6 +8,8 @@
 // RUN: memplan-opt %s --plan-offsets="algorithm=shared-objects in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=SHARED
 // RUN: memplan-opt %s --plan-offsets="algorithm=greedy-by-lifetime in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
 // RUN: memplan-opt %s --plan-offsets="algorithm=greedy-by-conflicts in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=CONFLICTS
+// RUN: memplan-opt %s --plan-offsets="algorithm=first-fit-by-size in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
+// RUN: memplan-opt %s --plan-offsets="algorithm=first-fit-by-conflicts in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=CONFLICTS
 // RUN: memplan-opt %s --plan-offsets="algorithm=portfolio in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
 // RUN: memplan-opt %s --plan-offsets="algorithm=portfolio in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=PORTFOLIO
 // RUN: memplan-opt %s --plan-offsets="alignment=4096 in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=ALIGN4096
@@ -25,7 +27,9 @@
 // Most conflicted first: relu's and silu's lifetimes meet all four tensors
 // (4 KiB), gelu's and add's three, so relu and silu take the first two
 // slots, gelu the third, and add reuses gelu's once it is dead.
-// CONFLICTS: remark: memplan: @diamond: arena 3072 bytes, lower bound 3072 bytes (ratio 1.000), {{.*}} (greedy-by-conflicts)
+// (The same order into the lowest gap, first-fit-by-conflicts, gives the
+// same plan here: each gap is the only one that fits.)
+// CONFLICTS: remark: memplan: @diamond: arena 3072 bytes, lower bound 3072 bytes (ratio 1.000), {{.*}} ({{greedy-by-conflicts|first-fit-by-conflicts}})
 // CONFLICTS-LABEL: func.func @diamond(%arg0
 // CONFLICTS: memplan.gelu {{.*}}array<i64: 2048>
 // CONFLICTS: memplan.relu {{.*}}array<i64: 0>

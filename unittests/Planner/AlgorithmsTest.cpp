@@ -162,7 +162,7 @@ TEST(Algorithms, NamesRoundTrip) {
   EXPECT_EQ(parseAlgorithm("search"), Algorithm::Search);
   EXPECT_FALSE(parseAlgorithm("greedy").has_value());
   // Every algorithm is listed once, with a description for --help.
-  EXPECT_EQ(std::size(kAllAlgorithms), 9u);
+  EXPECT_EQ(std::size(kAllAlgorithms), 11u);
   for (Algorithm algorithm : kAllAlgorithms)
     EXPECT_FALSE(getAlgorithmDescription(algorithm).empty());
 }
@@ -172,9 +172,12 @@ TEST(Algorithms, NamesRoundTrip) {
 TEST(Algorithms, PortfolioKeepsTheSmallestMemberArena) {
   std::mt19937_64 rng(2026112305);
   const Algorithm members[] = {
-      Algorithm::GreedyBySize, Algorithm::BestFit, Algorithm::GreedyByBreadth,
-      Algorithm::GreedyByLifetime, Algorithm::GreedyByConflicts};
-  int lifetimeWins = 0, conflictsWins = 0;
+      Algorithm::GreedyBySize,       Algorithm::BestFit,
+      Algorithm::GreedyByBreadth,    Algorithm::GreedyByLifetime,
+      Algorithm::GreedyByConflicts,  Algorithm::FirstFitBySize,
+      Algorithm::FirstFitByConflicts};
+  constexpr size_t kMembers = std::size(members);
+  int lifetimeWins = 0, conflictsWins = 0, firstFitWins = 0;
   for (int instance = 0; instance < 500; ++instance) {
     Problem problem;
     std::uniform_int_distribution<int64_t> start(0, 12), length(1, 6);
@@ -186,10 +189,10 @@ TEST(Algorithms, PortfolioKeepsTheSmallestMemberArena) {
     }
     Solution best = planAndValidate(problem, Algorithm::Portfolio);
     ASSERT_TRUE(best.portfolio.has_value());
-    ASSERT_EQ(best.portfolio->arenas.size(), 5u);
+    ASSERT_EQ(best.portfolio->arenas.size(), kMembers);
     uint64_t smallest = UINT64_MAX;
     std::string firstSmallest;
-    for (size_t m = 0; m < 5; ++m) {
+    for (size_t m = 0; m < kMembers; ++m) {
       uint64_t arena = planAndValidate(problem, members[m]).arenaSize;
       EXPECT_EQ(best.portfolio->arenas[m].first, getAlgorithmName(members[m]));
       EXPECT_EQ(best.portfolio->arenas[m].second, arena);
@@ -202,11 +205,13 @@ TEST(Algorithms, PortfolioKeepsTheSmallestMemberArena) {
     EXPECT_EQ(best.portfolio->winner, firstSmallest) << "instance " << instance;
     lifetimeWins += firstSmallest == "greedy-by-lifetime";
     conflictsWins += firstSmallest == "greedy-by-conflicts";
+    firstFitWins += firstSmallest.rfind("first-fit-by-", 0) == 0;
   }
   // The later members earn their places: each alone is best on some
   // instances.
   EXPECT_GT(lifetimeWins, 0);
   EXPECT_GT(conflictsWins, 0);
+  EXPECT_GT(firstFitWins, 0);
 }
 
 TEST(Algorithms, PortfolioGivesTheSamePlanOnAnyNumberOfThreads) {

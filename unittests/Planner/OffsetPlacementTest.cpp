@@ -8,7 +8,9 @@
 // checked against a reference written apart from it and kept as plain as
 // possible: for each buffer, every earlier buffer is tested for a lifetime
 // overlap, the overlapping ones are sorted with std::sort, and the smallest
-// gap that fits is taken. The two must give the same offset for every
+// gap that fits is taken (for first fit, every offset where the buffer could
+// start is tested and the lowest free one taken). The two must give the
+// same offset for every
 // buffer, in every order, on random and adversarial instances: dense ones
 // with thousands of neighbours per buffer (the radix sort path), offsets
 // above 2^40 (every radix digit), equal offsets, zero sizes, mixed
@@ -23,6 +25,8 @@
 #include "memplan/Planner/Problem.h"
 
 #include <gtest/gtest.h>
+
+#include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
 #include <numeric>
@@ -88,12 +92,59 @@ std::optional<std::vector<uint64_t>> referencePlacement(
   return offsets;
 }
 
+/// First fit by another route than the structure's walk over gaps: the
+/// lowest aligned offset where the buffer overlaps no placed buffer live
+/// with it is 0 or the first aligned byte at or above some such buffer's
+/// end (below that one the buffer would overlap something), so every such
+/// candidate is tested against every neighbour and the lowest free one
+/// taken. Nullopt where it would not fit in 64 bits.
+std::optional<std::vector<uint64_t>>
+referenceFirstFit(const Problem &problem, const std::vector<uint32_t> &order) {
+  using Wide = unsigned __int128;
+  const std::vector<Buffer> &buffers = problem.buffers;
+  std::vector<uint64_t> offsets(buffers.size(), 0);
+  std::vector<uint32_t> placed;
+  for (uint32_t id : order) {
+    const Buffer &buffer = buffers[id];
+    if (buffer.size == 0)
+      continue;
+    std::vector<std::pair<Wide, Wide>> neighbours; // [offset, end)
+    for (uint32_t other : placed)
+      if (buffers[other].start < buffer.end &&
+          buffer.start < buffers[other].end)
+        neighbours.push_back(
+            {offsets[other], Wide(offsets[other]) + buffers[other].size});
+    auto alignUp = [&](Wide value) {
+      return (value + buffer.alignment - 1) / buffer.alignment *
+             buffer.alignment;
+    };
+    std::vector<Wide> candidates = {0};
+    for (const auto &neighbour : neighbours)
+      candidates.push_back(alignUp(neighbour.second));
+    std::optional<Wide> lowest;
+    for (Wide candidate : candidates) {
+      bool free = llvm::none_of(neighbours, [&](const auto &neighbour) {
+        return neighbour.first < candidate + buffer.size &&
+               candidate < neighbour.second;
+      });
+      if (free && (!lowest || candidate < *lowest))
+        lowest = candidate;
+    }
+    if (*lowest + buffer.size > UINT64_MAX)
+      return std::nullopt;
+    offsets[id] = static_cast<uint64_t>(*lowest);
+    placed.push_back(id);
+  }
+  return offsets;
+}
+
 /// What OffsetPlacement gives for `order`, nullopt on overflow.
 std::optional<std::vector<uint64_t>>
-structurePlacement(const Problem &problem, const std::vector<uint32_t> &order) {
+structurePlacement(const Problem &problem, const std::vector<uint32_t> &order,
+                   OffsetPlacement::Fit fit = OffsetPlacement::Fit::Best) {
   OffsetPlacement placement(problem);
   for (uint32_t id : order)
-    if (!placement.place(id))
+    if (!placement.place(id, fit))
       return std::nullopt;
   return placement.takeSolution().offsets;
 }
@@ -151,6 +202,13 @@ void expectSamePlacements(const Problem &problem, std::mt19937_64 &rng,
     ASSERT_EQ(expected.has_value(), actual.has_value()) << what;
     if (expected) {
       ASSERT_EQ(*expected, *actual) << what;
+    }
+    // First fit, against its own reference.
+    expected = referenceFirstFit(problem, order);
+    actual = structurePlacement(problem, order, OffsetPlacement::Fit::First);
+    ASSERT_EQ(expected.has_value(), actual.has_value()) << what << " (first)";
+    if (expected) {
+      ASSERT_EQ(*expected, *actual) << what << " (first)";
     }
   }
 }
@@ -313,4 +371,63 @@ TEST(OffsetPlacement, GreedyByConflictsMatchesABruteForceOrder) {
       EXPECT_EQ(*expected, actual.solution.offsets) << "round " << round;
     }
   }
+}
+
+// first-fit-by-size and first-fit-by-conflicts: the orders computed apart
+// (decreasing size, or the brute-force conflict above; ties to the earlier
+// start then the lower index), placed by the first-fit reference. Like
+// every offset algorithm they keep the naive layout where that is smaller
+// (mixed alignments), so that case expects planNaive's plan.
+TEST(OffsetPlacement, FirstFitAlgorithmsMatchTheReference) {
+  std::mt19937_64 rng(78);
+  int naiveKept = 0;
+  for (int round = 0; round < 400; ++round) {
+    Problem problem =
+        randomProblem(rng, {size_t(1 + round % 90), 30, 1 + round % 20,
+                            uint64_t(1) << (3 + round % 24), round % 2 == 0});
+    const std::vector<Buffer> &buffers = problem.buffers;
+    std::vector<unsigned __int128> conflict(buffers.size());
+    for (size_t i = 0; i < buffers.size(); ++i) {
+      unsigned __int128 bytes = 0;
+      for (const Buffer &other : buffers)
+        if (other.start < buffers[i].end && buffers[i].start < other.end)
+          bytes += other.size;
+      conflict[i] = bytes * buffers[i].size;
+    }
+    for (bool bySize : {true, false}) {
+      auto key = [&](uint32_t i) {
+        return bySize ? (unsigned __int128)buffers[i].size : conflict[i];
+      };
+      std::vector<uint32_t> order(buffers.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        if (key(a) != key(b))
+          return key(a) > key(b);
+        if (buffers[a].start != buffers[b].start)
+          return buffers[a].start < buffers[b].start;
+        return a < b;
+      });
+      std::optional<std::vector<uint64_t>> expected =
+          referenceFirstFit(problem, order);
+      PlanResult actual = bySize ? planFirstFitBySize(problem)
+                                 : planFirstFitByConflicts(problem);
+      std::string what = std::string(bySize ? "size" : "conflicts") +
+                         ", round " + std::to_string(round);
+      ASSERT_EQ(expected.has_value(), actual.ok()) << what;
+      if (!expected)
+        continue;
+      uint64_t arena = 0;
+      for (size_t i = 0; i < buffers.size(); ++i)
+        if (buffers[i].size)
+          arena = std::max(arena, (*expected)[i] + buffers[i].size);
+      PlanResult naive = planNaive(problem);
+      if (naive.ok() && naive.solution.arenaSize < arena) {
+        ++naiveKept;
+        *expected = naive.solution.offsets;
+      }
+      EXPECT_EQ(*expected, actual.solution.offsets) << what;
+    }
+  }
+  // Most rounds test the first-fit placement itself, not the naive layout.
+  EXPECT_LT(naiveKept, 40);
 }

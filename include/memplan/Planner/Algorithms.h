@@ -22,15 +22,17 @@
 namespace memplan {
 
 enum class Algorithm {
-  Naive,             ///< no reuse: buffers one after another
-  GreedyBySize,      ///< the default (Pisarchyk & Lee 2020, TFLite)
-  GreedyByBreadth,   ///< positions by decreasing live bytes (same paper)
-  BestFit,           ///< XLA heap simulator: decreasing size, least leftover
-  SharedObjects,     ///< buffers share whole objects (same paper)
-  GreedyByLifetime,  ///< XLA heap simulator, temporal: longest-lived first
-  GreedyByConflicts, ///< size x bytes meeting its lifetime, largest first
-  Portfolio,         ///< the best of the five greedy placements above
-  Search,            ///< branch and bound from the best greedy plan (Search.h)
+  Naive,               ///< no reuse: buffers one after another
+  GreedyBySize,        ///< the default (Pisarchyk & Lee 2020, TFLite)
+  GreedyByBreadth,     ///< positions by decreasing live bytes (same paper)
+  BestFit,             ///< XLA heap simulator: decreasing size, least leftover
+  SharedObjects,       ///< buffers share whole objects (same paper)
+  GreedyByLifetime,    ///< XLA heap simulator, temporal: longest-lived first
+  GreedyByConflicts,   ///< size x bytes meeting its lifetime, largest first
+  FirstFitBySize,      ///< greedy-by-size's order, the lowest gap that fits
+  FirstFitByConflicts, ///< greedy-by-conflicts' order, the lowest gap
+  Portfolio,           ///< the best of the seven greedy placements above
+  Search,              ///< the greedy plans improved within a budget
 };
 
 /// Every algorithm, in the order help texts list them.
@@ -41,6 +43,8 @@ constexpr Algorithm kAllAlgorithms[] = {Algorithm::Naive,
                                         Algorithm::SharedObjects,
                                         Algorithm::GreedyByLifetime,
                                         Algorithm::GreedyByConflicts,
+                                        Algorithm::FirstFitBySize,
+                                        Algorithm::FirstFitByConflicts,
                                         Algorithm::Portfolio,
                                         Algorithm::Search};
 

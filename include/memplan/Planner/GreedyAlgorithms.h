@@ -33,12 +33,18 @@ PlanResult planGreedyByLifetime(const Problem &problem);
 /// lifetimes meet theirs), each into the smallest gap that fits.
 PlanResult planGreedyByConflicts(const Problem &problem);
 
-/// Greedy-by-size, best-fit, greedy-by-breadth, greedy-by-lifetime and
-/// greedy-by-conflicts, the smallest arena kept (ties: the earlier in that
-/// order); the solution's `portfolio` says which won and what each gave.
-/// The five run side by side on up to `threads` threads (0: the machine's
-/// hardware threads; each holds its own placement structure), with the
-/// same result on any number.
+/// The orders of greedy-by-size and greedy-by-conflicts, each buffer at the
+/// lowest aligned offset where it overlaps no placed buffer live with it
+/// (first fit) instead of into the smallest gap that holds it.
+PlanResult planFirstFitBySize(const Problem &problem);
+PlanResult planFirstFitByConflicts(const Problem &problem);
+
+/// Greedy-by-size, best-fit, greedy-by-breadth, greedy-by-lifetime,
+/// greedy-by-conflicts, first-fit-by-size and first-fit-by-conflicts, the
+/// smallest arena kept (ties: the earlier in that order); the solution's
+/// `portfolio` says which won and what each gave. The seven run side by
+/// side on up to `threads` threads (0: the machine's hardware threads; each
+/// holds its own placement structure), with the same result on any number.
 PlanResult planPortfolio(const Problem &problem, unsigned threads = 0);
 
 } // namespace memplan

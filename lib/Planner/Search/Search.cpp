@@ -71,8 +71,9 @@ constexpr uint64_t kFirstTurnNodes = 16384;
 /// and 100,000 of them once took 45 s of a 10 s budget); the others run only
 /// while a quarter of the budget has not gone and as long again as greedy by
 /// size took still fits in it. On problems where the neighbourhood search
-/// runs, the temporal and conflict orders are tried too (on the trace family
-/// they start it 2-4 % of the lower bound lower); elsewhere the exact search
+/// runs, the temporal and conflict orders and the two first-fit placements
+/// are tried too (on the trace family they start it 2-7 % of the lower bound
+/// lower: docs/benchmarks.md); elsewhere the exact search
 /// needs no better start, and its results stay as they were. With `threads`
 /// above one they run side by side instead (bestGreedySideBySide).
 PlanResult bestGreedy(const Problem &problem, SearchClock::time_point started,
@@ -81,13 +82,14 @@ PlanResult bestGreedy(const Problem &problem, SearchClock::time_point started,
 /// The greedy placements bestGreedy tries, in the order ties go to.
 using GreedyUntil = PlanResult (*)(const Problem &,
                                    const std::function<bool()> &);
-llvm::SmallVector<GreedyUntil, 5> greedyMembers(const Problem &problem) {
-  llvm::SmallVector<GreedyUntil, 5> members = {
+llvm::SmallVector<GreedyUntil, 7> greedyMembers(const Problem &problem) {
+  llvm::SmallVector<GreedyUntil, 7> members = {
       planGreedyBySizeUntil, planBestFitUntil, planGreedyByBreadthUntil};
   size_t placed = llvm::count_if(
       problem.buffers, [](const Buffer &buffer) { return buffer.size; });
   if (placed >= kNeighbourhoodMinBuffers)
-    members.append({planGreedyByLifetimeUntil, planGreedyByConflictsUntil});
+    members.append({planGreedyByLifetimeUntil, planGreedyByConflictsUntil,
+                    planFirstFitBySizeUntil, planFirstFitByConflictsUntil});
   return members;
 }
 
@@ -109,8 +111,9 @@ unsigned searchThreads(const SearchOptions &options) {
 }
 
 /// bestGreedy on `threads` threads: every member starts as soon as a thread
-/// is free, greedy by size first, then on large problems the temporal and
-/// conflict orders (the better starts on dense traces), each stopped at half
+/// is free, greedy by size first, then on large problems the temporal order,
+/// first fit by conflicts, the conflict order and first fit by size (the
+/// better starts on dense traces, the likeliest first), each stopped at half
 /// of the budget (greedy by size at the deadline). Where every member
 /// finishes, the start is the one the sequential version picks (same
 /// members, same ties); where greedy by size does not, the best of those
@@ -120,10 +123,10 @@ unsigned searchThreads(const SearchOptions &options) {
 PlanResult bestGreedySideBySide(const Problem &problem,
                                 SearchClock::time_point started, double seconds,
                                 unsigned threads, bool &naive) {
-  llvm::SmallVector<GreedyUntil, 5> members = greedyMembers(problem);
-  llvm::SmallVector<size_t, 5> runOrder = {0, 1, 2};
-  if (members.size() == 5)
-    runOrder = {0, 3, 4, 1, 2};
+  llvm::SmallVector<GreedyUntil, 7> members = greedyMembers(problem);
+  llvm::SmallVector<size_t, 7> runOrder = {0, 1, 2};
+  if (members.size() == 7)
+    runOrder = {0, 3, 6, 4, 5, 1, 2};
   std::vector<PlanResult> results(members.size());
   SearchClock::time_point deadline = after(started, seconds),
                           othersStop = after(started, seconds / 2);
@@ -160,7 +163,7 @@ PlanResult bestGreedy(const Problem &problem, SearchClock::time_point started,
     return std::chrono::duration<double>(SearchClock::now() - started).count();
   };
   double firstTook = elapsed();
-  llvm::SmallVector<GreedyUntil, 5> members = greedyMembers(problem);
+  llvm::SmallVector<GreedyUntil, 7> members = greedyMembers(problem);
   for (GreedyUntil member : llvm::drop_begin(members)) {
     if (!best.ok() || elapsed() > seconds / 4 ||
         elapsed() + firstTook > seconds)
