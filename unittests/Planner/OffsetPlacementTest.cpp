@@ -272,6 +272,21 @@ TEST(OffsetPlacement, MatchesTheReferenceOnAdversarialProblems) {
   expectSamePlacements(overflow, rng, "overflow");
 }
 
+/// Each buffer's size times the bytes of every buffer whose lifetime meets
+/// its own (a pass over all pairs, exact in 128 bits).
+std::vector<unsigned __int128> bruteForceConflicts(const Problem &problem) {
+  const std::vector<Buffer> &buffers = problem.buffers;
+  std::vector<unsigned __int128> conflict(buffers.size());
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    unsigned __int128 bytes = 0;
+    for (const Buffer &other : buffers)
+      if (other.start < buffers[i].end && buffers[i].start < other.end)
+        bytes += other.size;
+    conflict[i] = bytes * buffers[i].size;
+  }
+  return conflict;
+}
+
 } // namespace
 
 // What the neighbourhood search relies on: buffers put back at given offsets
@@ -346,14 +361,7 @@ TEST(OffsetPlacement, GreedyByConflictsMatchesABruteForceOrder) {
         randomProblem(rng, {size_t(1 + round % 80), 30, 1 + round % 20,
                             uint64_t(1) << (3 + round % 24), round % 2 == 0});
     const std::vector<Buffer> &buffers = problem.buffers;
-    std::vector<unsigned __int128> conflict(buffers.size());
-    for (size_t i = 0; i < buffers.size(); ++i) {
-      unsigned __int128 bytes = 0;
-      for (const Buffer &other : buffers)
-        if (other.start < buffers[i].end && buffers[i].start < other.end)
-          bytes += other.size;
-      conflict[i] = bytes * buffers[i].size;
-    }
+    std::vector<unsigned __int128> conflict = bruteForceConflicts(problem);
     std::vector<uint32_t> order(buffers.size());
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
@@ -386,14 +394,7 @@ TEST(OffsetPlacement, FirstFitAlgorithmsMatchTheReference) {
         randomProblem(rng, {size_t(1 + round % 90), 30, 1 + round % 20,
                             uint64_t(1) << (3 + round % 24), round % 2 == 0});
     const std::vector<Buffer> &buffers = problem.buffers;
-    std::vector<unsigned __int128> conflict(buffers.size());
-    for (size_t i = 0; i < buffers.size(); ++i) {
-      unsigned __int128 bytes = 0;
-      for (const Buffer &other : buffers)
-        if (other.start < buffers[i].end && buffers[i].start < other.end)
-          bytes += other.size;
-      conflict[i] = bytes * buffers[i].size;
-    }
+    std::vector<unsigned __int128> conflict = bruteForceConflicts(problem);
     for (bool bySize : {true, false}) {
       auto key = [&](uint32_t i) {
         return bySize ? (unsigned __int128)buffers[i].size : conflict[i];
