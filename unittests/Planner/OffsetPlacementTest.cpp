@@ -287,6 +287,24 @@ std::vector<unsigned __int128> bruteForceConflicts(const Problem &problem) {
   return conflict;
 }
 
+/// The buffers by decreasing `key`, ties to the earlier start then the lower
+/// index (the ties every order of the planner breaks that way).
+std::vector<uint32_t>
+orderByDecreasingKey(const Problem &problem,
+                     const std::vector<unsigned __int128> &key) {
+  const std::vector<Buffer> &buffers = problem.buffers;
+  std::vector<uint32_t> order(buffers.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    if (key[a] != key[b])
+      return key[a] > key[b];
+    if (buffers[a].start != buffers[b].start)
+      return buffers[a].start < buffers[b].start;
+    return a < b;
+  });
+  return order;
+}
+
 } // namespace
 
 // What the neighbourhood search relies on: buffers put back at given offsets
@@ -360,17 +378,8 @@ TEST(OffsetPlacement, GreedyByConflictsMatchesABruteForceOrder) {
     Problem problem =
         randomProblem(rng, {size_t(1 + round % 80), 30, 1 + round % 20,
                             uint64_t(1) << (3 + round % 24), round % 2 == 0});
-    const std::vector<Buffer> &buffers = problem.buffers;
-    std::vector<unsigned __int128> conflict = bruteForceConflicts(problem);
-    std::vector<uint32_t> order(buffers.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      if (conflict[a] != conflict[b])
-        return conflict[a] > conflict[b];
-      if (buffers[a].start != buffers[b].start)
-        return buffers[a].start < buffers[b].start;
-      return a < b;
-    });
+    std::vector<uint32_t> order =
+        orderByDecreasingKey(problem, bruteForceConflicts(problem));
     std::optional<std::vector<uint64_t>> expected =
         referencePlacement(problem, order);
     PlanResult actual = planGreedyByConflicts(problem);
@@ -394,20 +403,13 @@ TEST(OffsetPlacement, FirstFitAlgorithmsMatchTheReference) {
         randomProblem(rng, {size_t(1 + round % 90), 30, 1 + round % 20,
                             uint64_t(1) << (3 + round % 24), round % 2 == 0});
     const std::vector<Buffer> &buffers = problem.buffers;
-    std::vector<unsigned __int128> conflict = bruteForceConflicts(problem);
+    std::vector<unsigned __int128> sizes;
+    for (const Buffer &buffer : buffers)
+      sizes.push_back(buffer.size);
+    std::vector<unsigned __int128> conflicts = bruteForceConflicts(problem);
     for (bool bySize : {true, false}) {
-      auto key = [&](uint32_t i) {
-        return bySize ? (unsigned __int128)buffers[i].size : conflict[i];
-      };
-      std::vector<uint32_t> order(buffers.size());
-      std::iota(order.begin(), order.end(), 0);
-      std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        if (key(a) != key(b))
-          return key(a) > key(b);
-        if (buffers[a].start != buffers[b].start)
-          return buffers[a].start < buffers[b].start;
-        return a < b;
-      });
+      std::vector<uint32_t> order =
+          orderByDecreasingKey(problem, bySize ? sizes : conflicts);
       std::optional<std::vector<uint64_t>> expected =
           referenceFirstFit(problem, order);
       PlanResult actual = bySize ? planFirstFitBySize(problem)

@@ -73,9 +73,9 @@ constexpr uint64_t kFirstTurnNodes = 16384;
 /// size took still fits in it. On problems where the neighbourhood search
 /// runs, the temporal and conflict orders and the two first-fit placements
 /// are tried too (on the trace family they start it 2-7 % of the lower bound
-/// lower: docs/benchmarks.md); elsewhere the exact search
-/// needs no better start, and its results stay as they were. With `threads`
-/// above one they run side by side instead (bestGreedySideBySide).
+/// lower: docs/benchmarks.md); elsewhere the exact search needs no better
+/// start, and its results stay as they were. With `threads` above one they
+/// run side by side instead (bestGreedySideBySide).
 PlanResult bestGreedy(const Problem &problem, SearchClock::time_point started,
                       double seconds, unsigned threads, bool &naive);
 
