@@ -28,12 +28,12 @@
 
 #include "NeighbourhoodSearch.h"
 
+#include "IndependentWalks.h"
 #include "OffsetPlacement.h"
 
 #include <algorithm>
 #include <optional>
 #include <random>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -195,44 +195,11 @@ uint64_t walk(const Problem &problem, Solution &solution, uint64_t target,
 uint64_t improveByNeighbourhoods(const Problem &problem, Solution &solution,
                                  uint64_t target, SearchBudget &budget,
                                  unsigned walks) {
-  if (walks <= 1)
-    return walk(problem, solution, target, budget, 0);
-  // Independent walks from the same plan, each with its own seed, placement
-  // structure and equal share of the node budget, so that the result
-  // depends on the number of walks, never on how the threads ran: the
-  // best arena wins, the lowest walk on ties. The moves of one walk are
-  // sequential (each starts from the plan the last one left), which is why
-  // parallelism here is across walks.
-  std::vector<Solution> results(walks, solution);
-  std::vector<SearchBudget> shares(walks, budget);
-  std::vector<uint64_t> improvements(walks, 0);
-  uint64_t left =
-      budget.nodeLimit > budget.nodes ? budget.nodeLimit - budget.nodes : 0;
-  for (unsigned w = 0; w < walks; ++w) {
-    shares[w].nodes = 0;
-    if (budget.nodeLimit)
-      shares[w].nodeLimit =
-          std::max<uint64_t>(1, left / walks + (w < left % walks));
-  }
-  {
-    std::vector<std::thread> helpers;
-    for (unsigned w = 1; w < walks; ++w)
-      helpers.emplace_back([&, w] {
-        improvements[w] =
-            walk(problem, results[w], target, shares[w], uint64_t(w) << 32);
+  return runIndependentWalks(
+      solution, budget, walks,
+      [&](Solution &walked, SearchBudget &share, uint64_t seed) {
+        return walk(problem, walked, target, share, seed);
       });
-    improvements[0] = walk(problem, results[0], target, shares[0], 0);
-    for (std::thread &helper : helpers)
-      helper.join();
-  }
-  unsigned best = 0;
-  for (unsigned w = 1; w < walks; ++w)
-    if (results[w].arenaSize < results[best].arenaSize)
-      best = w;
-  for (const SearchBudget &share : shares)
-    budget.nodes += share.nodes;
-  solution = std::move(results[best]);
-  return improvements[best];
 }
 
 } // namespace memplan

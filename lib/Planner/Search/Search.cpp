@@ -13,9 +13,10 @@
 // arena found, each step with a quarter of what is left. An exhausted search at
 // C proves that no plan fits in C. On problems of kNeighbourhoodMinBuffers
 // buffers or more, the first attempt gets a quarter, and moves around the
-// arena's top (NeighbourhoodSearch.h) three quarters of what is left before
-// the bisection (in capacity mode, before the attempt gets the rest). Every
-// plan found is validated before it is returned.
+// arena's top (NeighbourhoodSearch.h) and greedy plans from perturbed orders
+// (ReorderSearch.h) three quarters of what is left before the bisection (in
+// capacity mode, before the attempt gets the rest). Every plan found is
+// validated before it is returned.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +27,7 @@
 #include "FullSectionBlocks.h"
 #include "NeighbourhoodSearch.h"
 #include "OffsetPlacement.h"
+#include "ReorderSearch.h"
 #include "RunInParallel.h"
 #include "SearchBudget.h"
 #include "SkylineSearch.h"
@@ -55,6 +57,12 @@ constexpr double kBisectionShare = 0.25;
 /// The share of what is left of the budget that the neighbourhood search
 /// gets on large problems (after the attempt at the lower bound).
 constexpr double kNeighbourhoodShare = 0.75;
+
+/// The share of the neighbourhood search's budget that goes to moves around
+/// the top; plans from perturbed orders get the rest (on the trace family
+/// the moves found nothing more after the reorderings, and the reorderings
+/// improve with time: docs/benchmarks.md).
+constexpr double kMovesShare = 0.25;
 
 /// The most buffer-section entries (the sum of all lifetimes, in sections)
 /// for which the exact search is set up: 20 million take about 80 MB and a
@@ -234,8 +242,10 @@ class CapacitySearch {
 public:
   CapacitySearch(const Problem &problem, const SearchOptions &options,
                  SearchProblem input, PlanResult start,
-                 SearchClock::time_point started, double seconds)
-      : problem(problem), prepared(std::move(input)), result(std::move(start)) {
+                 SearchClock::time_point started, double seconds,
+                 double greedySeconds)
+      : problem(problem), prepared(std::move(input)), result(std::move(start)),
+        greedySeconds(greedySeconds) {
     // The exact search keeps, per section, the buffers live there: the sum
     // of all lifetimes. Where that is too large to set up within any sensible
     // budget (60,000-buffer traces: 1.4 GB and seconds past the deadline), it
@@ -374,21 +384,47 @@ private:
     return prepared.problem.buffers.size() >= kNeighbourhoodMinBuffers;
   }
 
-  /// On large problems, moves around the top of the best plan with
-  /// `fraction` of what is left of the budget, until the arena reaches
-  /// `target`. The plan is validated before it replaces the best one.
+  /// On large problems, with `fraction` of what is left of the budget,
+  /// until the arena reaches `target`: moves around the top of the best plan
+  /// (a quarter), then greedy plans from perturbed orders (the rest). Each
+  /// result is validated before it replaces the best plan. Without a node
+  /// budget the reorderings run only where a plan (about as long as the
+  /// greedy start took, which overestimates it) fits in their share at least
+  /// twice; on the 60,000-buffer traces it does not, and the moves get it
+  /// all.
   void moveAroundTheTop(uint64_t target, double fraction) {
     if (!large() || result.solution.arenaSize <= target || !budget.spendOk())
       return;
-    SearchBudget share = shareOfBudget(fraction);
+    double secondsLeft =
+        std::chrono::duration<double>(budget.deadline - SearchClock::now())
+            .count();
+    bool reorder =
+        budget.nodeLimit ||
+        secondsLeft * fraction * (1 - kMovesShare) >= 2 * greedySeconds;
+    double movesFraction = reorder ? fraction * kMovesShare : fraction;
+    SearchBudget share = shareOfBudget(movesFraction);
     Solution moved = result.solution;
     improvements +=
         improveByNeighbourhoods(problem, moved, target, share, walks);
     budget.nodes = share.nodes;
-    if (validateSolution(problem, moved))
+    adoptIfSmaller(std::move(moved));
+    if (!reorder || result.solution.arenaSize <= target || !budget.spendOk())
+      return;
+    // The rest of `fraction` of what was left before the moves.
+    share = shareOfBudget(fraction * (1 - kMovesShare) / (1 - movesFraction));
+    Solution reordered = result.solution;
+    improvements +=
+        improveByReordering(problem, reordered, target, share, walks);
+    budget.nodes = share.nodes;
+    adoptIfSmaller(std::move(reordered));
+  }
+
+  /// `plan` replaces the best one if it is valid and smaller.
+  void adoptIfSmaller(Solution plan) {
+    if (validateSolution(problem, plan))
       ++rejected;
-    else if (moved.arenaSize < result.solution.arenaSize)
-      result.solution = std::move(moved);
+    else if (plan.arenaSize < result.solution.arenaSize)
+      result.solution = std::move(plan);
   }
 
   /// The budget for one attempt: `fraction` of the time (and nodes) left.
@@ -495,6 +531,8 @@ private:
   /// bound).
   uint64_t provenLow = 0;
   uint64_t improvements = 0;
+  /// How long the greedy start took (an upper estimate of one greedy plan).
+  double greedySeconds = 0;
   bool sideBySide = false;
   /// Independent neighbourhood walks, one per thread.
   unsigned walks = 1;
@@ -538,8 +576,10 @@ PlanResult planSearchOnThisStack(const Problem &problem,
   };
   if (result.solution.arenaSize <= target)
     return finish(std::move(result), false, 0, lowerBound);
+  double greedySeconds =
+      std::chrono::duration<double>(SearchClock::now() - started).count();
   CapacitySearch search(problem, options, prepareForSearch(problem),
-                        std::move(result), started, seconds);
+                        std::move(result), started, seconds, greedySeconds);
   bool proven = false;
   if (options.capacity)
     summary.capacityImpossible = search.provenImpossible(*options.capacity);

@@ -50,6 +50,19 @@ struct SearchBudget {
            (!stopped() && SearchClock::now() < deadline);
   }
 
+  /// Counts a step worth `count` nodes, all or none; false when fewer are
+  /// left (nothing is counted then) or the time is up.
+  bool spend(uint64_t count) {
+    if (nodeLimit && (nodes >= nodeLimit || nodeLimit - nodes < count))
+      return false;
+    nodes += count;
+    return !outOfTime();
+  }
+
+  /// Whether the deadline has passed or another search has decided: for a
+  /// step that reads the clock as it goes.
+  bool outOfTime() const { return stopped() || SearchClock::now() >= deadline; }
+
 private:
   bool stopped() const { return stop && stop->load(std::memory_order_relaxed); }
 };
