@@ -41,6 +41,19 @@ Problem memplan::generateRandomProblem(uint64_t seed, size_t count,
       rng, {count, positions, maxLength, 1, maxSize, /*someAligned=*/false});
 }
 
+RandomProblemShape memplan::traceLikeShape(size_t count) {
+  RandomProblemShape shape{};
+  shape.count = count;
+  shape.positions = 500;
+  shape.maxLength = 300;
+  shape.minSize = 64;
+  shape.maxSize = 1 << 20;
+  shape.someAligned = true;
+  shape.alignedEvery = 2;
+  shape.maxAlignmentShift = 8;
+  return shape;
+}
+
 Problem memplan::generatePackedProblem(uint64_t seed, size_t count,
                                        int64_t positions, uint64_t height) {
   struct Piece {

@@ -41,6 +41,11 @@ struct RandomProblemShape {
 Problem generateRandomProblem(std::mt19937_64 &rng,
                               const RandomProblemShape &shape);
 
+/// The shape of problems like compiler traces: `count` buffers over 500
+/// positions, lifetimes up to 300, sizes from 64 bytes to 1 MB, every other
+/// buffer aligned to up to 256 bytes.
+RandomProblemShape traceLikeShape(size_t count);
+
 /// A random problem of sizes in [1, maxSize] and alignment 1, from `seed`.
 Problem generateRandomProblem(uint64_t seed, size_t count, int64_t positions,
                               int64_t maxLength, uint64_t maxSize);

@@ -30,16 +30,7 @@ namespace {
 /// Problems shaped like compiler traces (many buffers live at once, sizes
 /// over four orders of magnitude, half of them aligned up to 256 bytes).
 Problem traceLikeProblem(std::mt19937_64 &rng, size_t count) {
-  RandomProblemShape shape{};
-  shape.count = count;
-  shape.positions = 500;
-  shape.maxLength = 300;
-  shape.minSize = 64;
-  shape.maxSize = 1 << 20;
-  shape.someAligned = true;
-  shape.alignedEvery = 2;
-  shape.maxAlignmentShift = 8;
-  return generateRandomProblem(rng, shape);
+  return generateRandomProblem(rng, traceLikeShape(count));
 }
 
 SearchBudget nodeBudget(uint64_t nodes) {

@@ -298,16 +298,8 @@ TEST(Search, NeighbourhoodMovesLowerLargeProblems) {
   std::mt19937_64 rng(2026);
   int lowered = 0;
   for (int round = 0; round < 4; ++round) {
-    RandomProblemShape shape{};
-    shape.count = 1000 + 200 * round;
-    shape.positions = 500;
-    shape.maxLength = 300;
-    shape.minSize = 64;
-    shape.maxSize = 1 << 20;
-    shape.someAligned = true;
-    shape.alignedEvery = 2;
-    shape.maxAlignmentShift = 8;
-    Problem problem = generateRandomProblem(rng, shape);
+    Problem problem =
+        generateRandomProblem(rng, traceLikeShape(1000 + 200 * round));
     SearchOptions options;
     options.seconds = 600;
     options.nodeLimit = 800;
