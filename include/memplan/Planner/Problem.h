@@ -60,8 +60,9 @@ struct SearchSummary {
   bool capacityMet = true;         ///< capacity mode: the arena fits
   bool capacityImpossible = false; ///< capacity mode: proven not to fit
   uint64_t nodes = 0;              ///< search nodes visited
-  /// Problems of 1,000 buffers or more: moves of the neighbourhood search
-  /// (counted in `nodes` too) that lowered the arena.
+  /// Problems of 1,000 buffers or more: steps of the neighbourhood search
+  /// (moves around the top, and greedy plans from perturbed orders; counted
+  /// in `nodes` too) that lowered the arena.
   uint64_t neighbourhoodImprovements = 0;
   /// Plans the search found that the validator refused (and that were not
   /// returned): always 0 unless the search has a bug.

@@ -42,6 +42,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <numeric>
 #include <thread>
 #include <utility>
 
@@ -87,17 +88,28 @@ constexpr uint64_t kFirstTurnNodes = 16384;
 PlanResult bestGreedy(const Problem &problem, SearchClock::time_point started,
                       double seconds, unsigned threads, bool &naive);
 
-/// The greedy placements bestGreedy tries, in the order ties go to.
+/// A greedy placement bestGreedy tries. Side by side, members start in
+/// increasing `runRank` (the likeliest better starts on dense traces first,
+/// after greedy by size, which every start needs).
 using GreedyUntil = PlanResult (*)(const Problem &,
                                    const std::function<bool()> &);
-llvm::SmallVector<GreedyUntil, 7> greedyMembers(const Problem &problem) {
-  llvm::SmallVector<GreedyUntil, 7> members = {
-      planGreedyBySizeUntil, planBestFitUntil, planGreedyByBreadthUntil};
+struct GreedyMember {
+  GreedyUntil plan;
+  unsigned runRank;
+};
+
+/// The members, in the order ties go to.
+llvm::SmallVector<GreedyMember, 7> greedyMembers(const Problem &problem) {
+  llvm::SmallVector<GreedyMember, 7> members = {{planGreedyBySizeUntil, 0},
+                                                {planBestFitUntil, 5},
+                                                {planGreedyByBreadthUntil, 6}};
   size_t placed = llvm::count_if(
       problem.buffers, [](const Buffer &buffer) { return buffer.size; });
   if (placed >= kNeighbourhoodMinBuffers)
-    members.append({planGreedyByLifetimeUntil, planGreedyByConflictsUntil,
-                    planFirstFitBySizeUntil, planFirstFitByConflictsUntil});
+    members.append({{planGreedyByLifetimeUntil, 1},
+                    {planGreedyByConflictsUntil, 3},
+                    {planFirstFitBySizeUntil, 4},
+                    {planFirstFitByConflictsUntil, 2}});
   return members;
 }
 
@@ -131,18 +143,20 @@ unsigned searchThreads(const SearchOptions &options) {
 PlanResult bestGreedySideBySide(const Problem &problem,
                                 SearchClock::time_point started, double seconds,
                                 unsigned threads, bool &naive) {
-  llvm::SmallVector<GreedyUntil, 7> members = greedyMembers(problem);
-  llvm::SmallVector<size_t, 7> runOrder = {0, 1, 2};
-  if (members.size() == 7)
-    runOrder = {0, 3, 6, 4, 5, 1, 2};
+  llvm::SmallVector<GreedyMember, 7> members = greedyMembers(problem);
+  llvm::SmallVector<size_t, 7> runOrder(members.size());
+  std::iota(runOrder.begin(), runOrder.end(), 0);
+  llvm::sort(runOrder, [&](size_t a, size_t b) {
+    return members[a].runRank < members[b].runRank;
+  });
   std::vector<PlanResult> results(members.size());
   SearchClock::time_point deadline = after(started, seconds),
                           othersStop = after(started, seconds / 2);
   runInParallel(members.size(), threads, [&](size_t k) {
     size_t member = runOrder[k];
     SearchClock::time_point stop = member == 0 ? deadline : othersStop;
-    results[member] =
-        members[member](problem, [stop] { return SearchClock::now() >= stop; });
+    results[member] = members[member].plan(
+        problem, [stop] { return SearchClock::now() >= stop; });
   });
   if (!results[0].ok() && results[0].error != kOutOfTime)
     return std::move(results[0]); // a bad problem or an overflow
@@ -171,12 +185,12 @@ PlanResult bestGreedy(const Problem &problem, SearchClock::time_point started,
     return std::chrono::duration<double>(SearchClock::now() - started).count();
   };
   double firstTook = elapsed();
-  llvm::SmallVector<GreedyUntil, 7> members = greedyMembers(problem);
-  for (GreedyUntil member : llvm::drop_begin(members)) {
+  llvm::SmallVector<GreedyMember, 7> members = greedyMembers(problem);
+  for (const GreedyMember &member : llvm::drop_begin(members)) {
     if (!best.ok() || elapsed() > seconds / 4 ||
         elapsed() + firstTook > seconds)
       return best;
-    PlanResult other = member(problem, {});
+    PlanResult other = member.plan(problem, {});
     if (other.ok() && other.solution.arenaSize < best.solution.arenaSize)
       best = std::move(other);
   }
