@@ -37,11 +37,11 @@ constexpr uint64_t kMaxMovedDivisor = 20;
 /// this standard deviation: mostly within a third either way.
 constexpr double kPositionSpread = 0.3;
 
-/// One walk from greedy by conflicts' order with its own random draws.
-uint64_t walk(const Problem &problem, Solution &solution, uint64_t target,
-              SearchBudget &budget, uint64_t seed) {
+/// One walk from `order` (greedy by conflicts') with its own random draws.
+uint64_t walk(const Problem &problem, std::vector<uint32_t> order,
+              Solution &solution, uint64_t target, SearchBudget &budget,
+              uint64_t seed) {
   size_t count = problem.buffers.size();
-  std::vector<uint32_t> order = orderByConflicts(problem);
   std::mt19937_64 rng(0x0de7ull ^ count ^ seed);
   std::uniform_real_distribution<double> logMoved(
       0, std::log(std::max<double>(2, double(count) / kMaxMovedDivisor)));
@@ -52,9 +52,6 @@ uint64_t walk(const Problem &problem, Solution &solution, uint64_t target,
   std::vector<double> position(count);
   std::vector<uint32_t> candidate;
   auto expired = [&] { return budget.outOfTime(); };
-  // A plan places every buffer: read the clock at each one.
-  uint64_t clockMask = budget.clockMask;
-  budget.clockMask = 0;
   while (solution.arenaSize > target && budget.spend(cost)) {
     candidate = order;
     if (current != UINT64_MAX) { // the first plan is the order's own
@@ -87,7 +84,6 @@ uint64_t walk(const Problem &problem, Solution &solution, uint64_t target,
       ++improvements;
     }
   }
-  budget.clockMask = clockMask;
   return improvements;
 }
 
@@ -98,10 +94,11 @@ uint64_t improveByReordering(const Problem &problem, Solution &solution,
                              unsigned walks) {
   if (problem.buffers.empty())
     return 0;
+  std::vector<uint32_t> order = orderByConflicts(problem);
   return runIndependentWalks(
       solution, budget, walks,
       [&](Solution &walked, SearchBudget &share, uint64_t seed) {
-        return walk(problem, walked, target, share, seed);
+        return walk(problem, order, walked, target, share, seed);
       });
 }
 

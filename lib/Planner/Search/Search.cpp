@@ -416,21 +416,25 @@ private:
         budget.nodeLimit ||
         secondsLeft * fraction * (1 - kMovesShare) >= 2 * greedySeconds;
     double movesFraction = reorder ? fraction * kMovesShare : fraction;
-    SearchBudget share = shareOfBudget(movesFraction);
-    Solution moved = result.solution;
-    improvements +=
-        improveByNeighbourhoods(problem, moved, target, share, walks);
-    budget.nodes = share.nodes;
-    adoptIfSmaller(std::move(moved));
+    improveWith(improveByNeighbourhoods, target, movesFraction);
     if (!reorder || result.solution.arenaSize <= target || !budget.spendOk())
       return;
     // The rest of `fraction` of what was left before the moves.
-    share = shareOfBudget(fraction * (1 - kMovesShare) / (1 - movesFraction));
-    Solution reordered = result.solution;
-    improvements +=
-        improveByReordering(problem, reordered, target, share, walks);
+    improveWith(improveByReordering, target,
+                fraction * (1 - kMovesShare) / (1 - movesFraction));
+  }
+
+  /// Runs `improve` (the neighbourhood moves or the reorderings, one walk
+  /// per thread) on a copy of the best plan with `fraction` of what is left
+  /// of the budget, and adopts what it returns if that is smaller.
+  using Improver = uint64_t (*)(const Problem &, Solution &, uint64_t,
+                                SearchBudget &, unsigned);
+  void improveWith(Improver improve, uint64_t target, double fraction) {
+    SearchBudget share = shareOfBudget(fraction);
+    Solution plan = result.solution;
+    improvements += improve(problem, plan, target, share, walks);
     budget.nodes = share.nodes;
-    adoptIfSmaller(std::move(reordered));
+    adoptIfSmaller(std::move(plan));
   }
 
   /// `plan` replaces the best one if it is valid and smaller.
@@ -529,10 +533,7 @@ private:
       solution.arenaSize =
           std::max(solution.arenaSize, offsets[k] + problem.buffers[i].size);
     }
-    if (validateSolution(problem, solution))
-      ++rejected;
-    else if (solution.arenaSize < result.solution.arenaSize)
-      result.solution = std::move(solution);
+    adoptIfSmaller(std::move(solution));
   }
 
   const Problem &problem;

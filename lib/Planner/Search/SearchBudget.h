@@ -37,8 +37,7 @@ struct SearchBudget {
 
   /// Whether any budget is left, without spending it.
   bool spendOk() const {
-    return (!nodeLimit || nodes < nodeLimit) && !stopped() &&
-           SearchClock::now() < deadline;
+    return (!nodeLimit || nodes < nodeLimit) && !outOfTime();
   }
 
   /// Counts a node; false when the budget is spent.
@@ -46,12 +45,12 @@ struct SearchBudget {
     if (nodeLimit && nodes >= nodeLimit)
       return false;
     ++nodes;
-    return (nodes & clockMask) != 0 ||
-           (!stopped() && SearchClock::now() < deadline);
+    return (nodes & clockMask) != 0 || !outOfTime();
   }
 
   /// Counts a step worth `count` nodes, all or none; false when fewer are
-  /// left (nothing is counted then) or the time is up.
+  /// left (nothing is counted then) or the time is up (the clock is read
+  /// every time: such steps are long).
   bool spend(uint64_t count) {
     if (nodeLimit && (nodes >= nodeLimit || nodeLimit - nodes < count))
       return false;
