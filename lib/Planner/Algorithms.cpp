@@ -46,9 +46,13 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      "largest size x bytes meeting its lifetime first, the lowest offset "
      "where it fits",
      planFirstFitByConflicts},
+    {Algorithm::Skyline, "skyline",
+     "from the bottom up: the lowest valley takes the longest-lived buffer "
+     "that fits in it",
+     planSkyline},
     {Algorithm::Portfolio, "portfolio",
-     "the best of the seven greedy placements (6-7x greedy-by-size's work, "
-     "on up to seven threads)",
+     "the best of the eight greedy placements (6-7x greedy-by-size's work, "
+     "on up to eight threads)",
      [](const Problem &problem) { return planPortfolio(problem); }},
     {Algorithm::Search, "search",
      "branch and bound from the best greedy plan, within a budget",

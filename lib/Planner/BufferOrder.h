@@ -53,6 +53,16 @@ inline std::vector<uint32_t> orderBySizeThenStart(const Problem &problem) {
   });
 }
 
+/// Buffer indices by decreasing lifetime, ties by larger size (XLA's
+/// temporal order; the skyline's priority), then as orderBuffers.
+inline std::vector<uint32_t> orderByLifetimeThenSize(const Problem &problem) {
+  return orderBuffers(problem, [](const Buffer &a, const Buffer &b) {
+    if (lifetimeLength(a) != lifetimeLength(b))
+      return lifetimeLength(a) > lifetimeLength(b);
+    return a.size > b.size;
+  });
+}
+
 /// Buffers by decreasing conflict: size times the bytes of every buffer whose
 /// lifetime meets theirs, their own included (GreedyByConflicts.cpp).
 std::vector<uint32_t> orderByConflicts(const Problem &problem);

@@ -28,13 +28,5 @@ memplan::planGreedyByLifetimeUntil(const Problem &problem,
                                    const std::function<bool()> &expired) {
   if (std::string error = checkProblem(problem); !error.empty())
     return {{}, error};
-  return placeInOrder(problem,
-                      orderBuffers(problem,
-                                   [](const Buffer &a, const Buffer &b) {
-                                     if (lifetimeLength(a) != lifetimeLength(b))
-                                       return lifetimeLength(a) >
-                                              lifetimeLength(b);
-                                     return a.size > b.size;
-                                   }),
-                      expired);
+  return placeInOrder(problem, orderByLifetimeThenSize(problem), expired);
 }

@@ -105,6 +105,8 @@ PlanResult planFirstFitBySizeUntil(const Problem &problem,
                                    const std::function<bool()> &expired);
 PlanResult planFirstFitByConflictsUntil(const Problem &problem,
                                         const std::function<bool()> &expired);
+PlanResult planSkylineUntil(const Problem &problem,
+                            const std::function<bool()> &expired);
 
 /// `result`, or the naive layout if that one is smaller: offset algorithms
 /// never do worse than no reuse.

@@ -7,12 +7,13 @@
 // Production planners do not bet on one order: XLA's heap simulator runs its
 // decreasing-size (spatial) and longest-lifetime (temporal) orders and keeps
 // the smaller heap, TFLite tries greedy-by-size and greedy-by-breadth. No
-// order wins everywhere (docs/benchmarks.md: lifetime or first fit by
-// conflicts on dense traces, conflicts on random and transformer-like
-// schedules), so `portfolio` runs the seven placements (five orders into the
-// best gap, two into the lowest) and keeps the smallest arena, at the sum of
-// their costs in work; the members are independent, so they run side by
-// side on up to `threads` threads, and which one wins does not depend on how.
+// order wins everywhere (docs/benchmarks.md: the skyline, lifetime or first
+// fit by conflicts on dense traces, conflicts on random and transformer-like
+// schedules), so `portfolio` runs the eight placements (five orders into the
+// best gap, two into the lowest, and the skyline) and keeps the smallest
+// arena, at the sum of their costs in work; the members are independent, so
+// they run side by side on up to `threads` threads, and which one wins does not
+// depend on how.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,10 +27,10 @@ using namespace memplan;
 
 PlanResult memplan::planPortfolio(const Problem &problem, unsigned threads) {
   static constexpr Algorithm kMembers[] = {
-      Algorithm::GreedyBySize,       Algorithm::BestFit,
-      Algorithm::GreedyByBreadth,    Algorithm::GreedyByLifetime,
-      Algorithm::GreedyByConflicts,  Algorithm::FirstFitBySize,
-      Algorithm::FirstFitByConflicts};
+      Algorithm::GreedyBySize,        Algorithm::BestFit,
+      Algorithm::GreedyByBreadth,     Algorithm::GreedyByLifetime,
+      Algorithm::GreedyByConflicts,   Algorithm::FirstFitBySize,
+      Algorithm::FirstFitByConflicts, Algorithm::Skyline};
   constexpr size_t kCount = std::size(kMembers);
   std::vector<PlanResult> results(kCount);
   runInParallel(kCount, threads,

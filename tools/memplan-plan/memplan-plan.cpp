@@ -78,7 +78,7 @@ static llvm::cl::opt<unsigned> searchThreads(
                    "uses up to 2, the neighbourhood search (1,000 buffers or "
                    "more) one walk per thread (default 0: the machine's "
                    "hardware threads; with a node budget, 1); portfolio: its "
-                   "seven members side by side on as many"),
+                   "eight members side by side on as many"),
     llvm::cl::init(0), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<uint64_t> capacity(
     "capacity",

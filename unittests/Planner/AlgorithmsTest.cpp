@@ -162,7 +162,7 @@ TEST(Algorithms, NamesRoundTrip) {
   EXPECT_EQ(parseAlgorithm("search"), Algorithm::Search);
   EXPECT_FALSE(parseAlgorithm("greedy").has_value());
   // Every algorithm is listed once, with a description for --help.
-  EXPECT_EQ(std::size(kAllAlgorithms), 11u);
+  EXPECT_EQ(std::size(kAllAlgorithms), 12u);
   for (Algorithm algorithm : kAllAlgorithms)
     EXPECT_FALSE(getAlgorithmDescription(algorithm).empty());
 }
@@ -172,12 +172,12 @@ TEST(Algorithms, NamesRoundTrip) {
 TEST(Algorithms, PortfolioKeepsTheSmallestMemberArena) {
   std::mt19937_64 rng(2026112305);
   const Algorithm members[] = {
-      Algorithm::GreedyBySize,       Algorithm::BestFit,
-      Algorithm::GreedyByBreadth,    Algorithm::GreedyByLifetime,
-      Algorithm::GreedyByConflicts,  Algorithm::FirstFitBySize,
-      Algorithm::FirstFitByConflicts};
+      Algorithm::GreedyBySize,        Algorithm::BestFit,
+      Algorithm::GreedyByBreadth,     Algorithm::GreedyByLifetime,
+      Algorithm::GreedyByConflicts,   Algorithm::FirstFitBySize,
+      Algorithm::FirstFitByConflicts, Algorithm::Skyline};
   constexpr size_t kMembers = std::size(members);
-  int lifetimeWins = 0, conflictsWins = 0, firstFitWins = 0;
+  int lifetimeWins = 0, conflictsWins = 0, firstFitWins = 0, skylineWins = 0;
   for (int instance = 0; instance < 500; ++instance) {
     Problem problem;
     std::uniform_int_distribution<int64_t> start(0, 12), length(1, 6);
@@ -206,12 +206,14 @@ TEST(Algorithms, PortfolioKeepsTheSmallestMemberArena) {
     lifetimeWins += firstSmallest == "greedy-by-lifetime";
     conflictsWins += firstSmallest == "greedy-by-conflicts";
     firstFitWins += firstSmallest.rfind("first-fit-by-", 0) == 0;
+    skylineWins += firstSmallest == "skyline";
   }
   // The later members earn their places: each alone is best on some
   // instances.
   EXPECT_GT(lifetimeWins, 0);
   EXPECT_GT(conflictsWins, 0);
   EXPECT_GT(firstFitWins, 0);
+  EXPECT_GT(skylineWins, 0);
 }
 
 TEST(Algorithms, PortfolioGivesTheSamePlanOnAnyNumberOfThreads) {

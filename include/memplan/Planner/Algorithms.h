@@ -31,7 +31,8 @@ enum class Algorithm {
   GreedyByConflicts,   ///< size x bytes meeting its lifetime, largest first
   FirstFitBySize,      ///< greedy-by-size's order, the lowest gap that fits
   FirstFitByConflicts, ///< greedy-by-conflicts' order, the lowest gap
-  Portfolio,           ///< the best of the seven greedy placements above
+  Skyline,             ///< the lowest valley takes the longest that fits
+  Portfolio,           ///< the best of the eight greedy placements above
   Search,              ///< the greedy plans improved within a budget
 };
 
@@ -45,6 +46,7 @@ constexpr Algorithm kAllAlgorithms[] = {Algorithm::Naive,
                                         Algorithm::GreedyByConflicts,
                                         Algorithm::FirstFitBySize,
                                         Algorithm::FirstFitByConflicts,
+                                        Algorithm::Skyline,
                                         Algorithm::Portfolio,
                                         Algorithm::Search};
 

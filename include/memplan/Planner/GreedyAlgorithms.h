@@ -39,12 +39,20 @@ PlanResult planGreedyByConflicts(const Problem &problem);
 PlanResult planFirstFitBySize(const Problem &problem);
 PlanResult planFirstFitByConflicts(const Problem &problem);
 
+/// From the bottom up: the lowest valley of the placed buffers' skyline
+/// (the leftmost of equal ones) takes the longest-lived unplaced buffer
+/// whose lifetime lies within it (ties: the larger, the earlier start, the
+/// lower index); a valley that none fits rises to its lower neighbour. No
+/// buffer goes into a gap below the skyline.
+PlanResult planSkyline(const Problem &problem);
+
 /// Greedy-by-size, best-fit, greedy-by-breadth, greedy-by-lifetime,
-/// greedy-by-conflicts, first-fit-by-size and first-fit-by-conflicts, the
-/// smallest arena kept (ties: the earlier in that order); the solution's
-/// `portfolio` says which won and what each gave. The seven run side by
-/// side on up to `threads` threads (0: the machine's hardware threads; each
-/// holds its own placement structure), with the same result on any number.
+/// greedy-by-conflicts, first-fit-by-size, first-fit-by-conflicts and the
+/// skyline, the smallest arena kept (ties: the earlier in that order); the
+/// solution's `portfolio` says which won and what each gave. The eight run
+/// side by side on up to `threads` threads (0: the machine's hardware
+/// threads; each holds its own placement structure), with the same result on
+/// any number.
 PlanResult planPortfolio(const Problem &problem, unsigned threads = 0);
 
 } // namespace memplan

@@ -1,4 +1,4 @@
-//===- ReorderSearch.h - Greedy plans from perturbed orders -----*- C++ -*-===//
+//===- ReorderSearch.h - Skyline plans from perturbed orders ----*- C++ -*-===//
 //
 // Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
 // See the LICENSE file at the root of the repository.
@@ -8,12 +8,14 @@
 // good plan is flat: on the 10,000-buffer trace family, the highest buffer
 // live at a position reaches within 0.5 % of the arena at 96 % of the
 // positions (docs/benchmarks.md). A move that lowers a few buffers at the
-// top cannot lower the arena there; a different greedy plan can. This
-// search is an iterated greedy: it keeps an order of the buffers (greedy by
-// conflicts' to begin with), moves a few random buffers in it (their
-// positions scaled by a random factor around one), places every buffer
-// again by first fit in the new order, and keeps the new order when its
-// plan is no larger.
+// top cannot lower the arena there; a different plan from scratch can.
+// This search is an iterated greedy: it keeps an order of the buffers,
+// moves a few random buffers in it (their positions scaled by a random
+// factor around one), builds the plan of the new order, and keeps the new
+// order when its plan is no larger. The plans are skyline plans
+// (SkylinePlacement.h) with the order as priority, from the skyline's own
+// (longest-lived first), or first-fit plans in the order, from greedy by
+// conflicts'; the search picks the base whose unperturbed plan is smaller.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,11 +29,16 @@
 
 namespace memplan {
 
-/// A plan from a new order costs this many buffers' placements per node of
-/// the budget (about what a neighbourhood move costs in time).
+/// The plans a walk builds, and the order it starts from.
+enum class ReorderBase {
+  Skyline,             ///< skyline plans; the skyline's priority
+  FirstFitByConflicts, ///< first fit in the order; greedy by conflicts'
+};
+
+/// A plan from a new order costs this many buffers per node of the budget.
 constexpr uint64_t kReorderBuffersPerNode = 32;
 
-/// Lowers `solution` (a valid plan of `problem`) by greedy plans from
+/// Lowers `solution` (a valid plan of `problem`) by plans of `base` from
 /// perturbed orders until the arena reaches `target` or `budget` is spent
 /// (each plan counts as buffers / kReorderBuffersPerNode nodes, at least
 /// one; a plan the deadline interrupts is dropped). `solution` changes only
@@ -40,7 +47,8 @@ constexpr uint64_t kReorderBuffersPerNode = 32;
 /// best walk's plans lowered the arena.
 uint64_t improveByReordering(const Problem &problem, Solution &solution,
                              uint64_t target, SearchBudget &budget,
-                             unsigned walks = 1);
+                             unsigned walks = 1,
+                             ReorderBase base = ReorderBase::Skyline);
 
 } // namespace memplan
 

@@ -35,6 +35,7 @@
 #include "memplan/Planner/Validator.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/thread.h"
 
@@ -75,42 +76,73 @@ constexpr uint64_t kMaxExactSectionEntries = 20'000'000;
 constexpr uint64_t kFirstTurnNodes = 16384;
 
 /// The best of the greedy offset algorithms, within `seconds` from
-/// `started`. Greedy by size stops at the deadline (the naive layout is then
-/// the start: a placement is quadratic where every buffer is live at once,
-/// and 100,000 of them once took 45 s of a 10 s budget); the others run only
-/// while a quarter of the budget has not gone and as long again as greedy by
-/// size took still fits in it. On problems where the neighbourhood search
-/// runs, the temporal and conflict orders and the two first-fit placements
-/// are tried too (on the trace family they start it 2-7 % of the lower bound
-/// lower: docs/benchmarks.md); elsewhere the exact search needs no better
-/// start, and its results stay as they were. With `threads` above one they
-/// run side by side instead (bestGreedySideBySide).
-PlanResult bestGreedy(const Problem &problem, SearchClock::time_point started,
-                      double seconds, unsigned threads, bool &naive);
+/// `started`. One of them, the fallback, runs to the deadline (the naive
+/// layout is the start if it does not finish): greedy by size, or the
+/// skyline placement on problems where the neighbourhood search runs (it
+/// costs O(n log n) however many buffers are live at once, where greedy by
+/// size took 5 s of a 10 s budget on a 60,000-buffer trace). The others
+/// stop at half of the budget (a quarter with the skyline as fallback: on
+/// large problems the budget is the search's). On problems where the
+/// neighbourhood search runs, the temporal and conflict orders, the two
+/// first-fit placements and the skyline are tried too (on the trace family
+/// they start it 2-7 % of the lower bound lower, the skyline up to half of
+/// the gap lower at 10,000 buffers and more: docs/benchmarks.md);
+/// elsewhere the exact search needs no better start, and its results stay
+/// as they were. With `threads` above one they run side by side
+/// (bestGreedySideBySide), otherwise one after the other, the fallback
+/// first.
+struct GreedyStart {
+  PlanResult plan;
+  /// No member finished: the plan is the naive layout.
+  bool naive = false;
+  /// What the reorderings build on: the skyline, or first fit by conflicts
+  /// where that member's plan was smaller (ReorderSearch.h).
+  ReorderBase reorderBase = ReorderBase::Skyline;
+};
+GreedyStart bestGreedy(const Problem &problem, SearchClock::time_point started,
+                       double seconds, unsigned threads);
 
 /// A greedy placement bestGreedy tries. Side by side, members start in
-/// increasing `runRank` (the likeliest better starts on dense traces first,
-/// after greedy by size, which every start needs).
+/// increasing `runRank` (the fallback first, then the likeliest better
+/// starts on dense traces).
 using GreedyUntil = PlanResult (*)(const Problem &,
                                    const std::function<bool()> &);
 struct GreedyMember {
   GreedyUntil plan;
   unsigned runRank;
+  /// The reorderings' base this member's plan is the first plan of.
+  std::optional<ReorderBase> reorderBase = std::nullopt;
 };
 
-/// The members, in the order ties go to.
-llvm::SmallVector<GreedyMember, 7> greedyMembers(const Problem &problem) {
-  llvm::SmallVector<GreedyMember, 7> members = {{planGreedyBySizeUntil, 0},
-                                                {planBestFitUntil, 5},
-                                                {planGreedyByBreadthUntil, 6}};
+/// The greedy members for `problem`, in the order ties go to, and which of
+/// them is the fallback.
+struct GreedyMembers {
+  llvm::SmallVector<GreedyMember, 8> members;
+  size_t fallback = 0;
+  /// When the members other than the fallback stop, as a share of the
+  /// budget.
+  double othersShare = 0.5;
+};
+
+GreedyMembers greedyMembers(const Problem &problem) {
+  GreedyMembers greedy;
+  greedy.members = {{planGreedyBySizeUntil, 0},
+                    {planBestFitUntil, 6},
+                    {planGreedyByBreadthUntil, 7}};
   size_t placed = llvm::count_if(
       problem.buffers, [](const Buffer &buffer) { return buffer.size; });
-  if (placed >= kNeighbourhoodMinBuffers)
-    members.append({{planGreedyByLifetimeUntil, 1},
-                    {planGreedyByConflictsUntil, 3},
-                    {planFirstFitBySizeUntil, 4},
-                    {planFirstFitByConflictsUntil, 2}});
-  return members;
+  if (placed >= kNeighbourhoodMinBuffers) {
+    greedy.members.append(
+        {{planGreedyByLifetimeUntil, 2},
+         {planGreedyByConflictsUntil, 4},
+         {planFirstFitBySizeUntil, 5},
+         {planFirstFitByConflictsUntil, 3, ReorderBase::FirstFitByConflicts},
+         {planSkylineUntil, 0, ReorderBase::Skyline}});
+    greedy.members[0].runRank = 1;
+    greedy.fallback = greedy.members.size() - 1;
+    greedy.othersShare = 0.25;
+  }
+  return greedy;
 }
 
 SearchClock::time_point after(SearchClock::time_point started, double seconds) {
@@ -130,71 +162,101 @@ unsigned searchThreads(const SearchOptions &options) {
   return std::max(1u, std::min(threads, kMaxSearchThreads));
 }
 
+/// The start from the members' results (a member that did not run or
+/// finish has an error): the smallest arena, ties to the earlier member,
+/// the naive layout if none finished; the fallback's error if the problem
+/// is bad or overflows. The reorderings' base is that of the smaller of the
+/// skyline's and first fit by conflicts' plans (ties: the skyline, whose
+/// plans cost less).
+GreedyStart pickStart(const Problem &problem, const GreedyMembers &greedy,
+                      std::vector<PlanResult> &results) {
+  GreedyStart start;
+  PlanResult &fallback = results[greedy.fallback];
+  if (!fallback.ok() && fallback.error != kOutOfTime) {
+    start.plan = std::move(fallback);
+    return start;
+  }
+  std::optional<uint64_t> baseArena;
+  PlanResult *best = nullptr;
+  for (size_t member = 0; member < results.size(); ++member) {
+    PlanResult &result = results[member];
+    if (!result.ok())
+      continue;
+    uint64_t arena = result.solution.arenaSize;
+    if (std::optional<ReorderBase> base = greedy.members[member].reorderBase;
+        base && (!baseArena || arena < *baseArena ||
+                 (arena == *baseArena && *base == ReorderBase::Skyline))) {
+      baseArena = arena;
+      start.reorderBase = *base;
+    }
+    if (!best || arena < best->solution.arenaSize)
+      best = &result;
+  }
+  start.naive = !best;
+  start.plan = best ? std::move(*best) : planNaive(problem);
+  return start;
+}
+
 /// bestGreedy on `threads` threads: every member starts as soon as a thread
-/// is free, greedy by size first, then on large problems the temporal order,
-/// first fit by conflicts, the conflict order and first fit by size (the
-/// better starts on dense traces, the likeliest first), each stopped at half
-/// of the budget (greedy by size at the deadline). Where every member
-/// finishes, the start is the one the sequential version picks (same
-/// members, same ties); where greedy by size does not, the best of those
-/// that did (the naive layout only if none did). On the 60,000-buffer trace
-/// with 10 s on two threads, greedy by size and greedy by lifetime both
-/// finish, where one after the other only greedy by size did.
-PlanResult bestGreedySideBySide(const Problem &problem,
-                                SearchClock::time_point started, double seconds,
-                                unsigned threads, bool &naive) {
-  llvm::SmallVector<GreedyMember, 7> members = greedyMembers(problem);
-  llvm::SmallVector<size_t, 7> runOrder(members.size());
+/// is free, in increasing run rank. Where every member finishes, the start
+/// is the one the sequential version picks (same members, same ties); where
+/// the fallback does not, the best of those that did.
+GreedyStart bestGreedySideBySide(const Problem &problem,
+                                 SearchClock::time_point started,
+                                 double seconds, unsigned threads) {
+  GreedyMembers greedy = greedyMembers(problem);
+  llvm::SmallVector<GreedyMember, 8> &members = greedy.members;
+  llvm::SmallVector<size_t, 8> runOrder(members.size());
   std::iota(runOrder.begin(), runOrder.end(), 0);
   llvm::sort(runOrder, [&](size_t a, size_t b) {
     return members[a].runRank < members[b].runRank;
   });
   std::vector<PlanResult> results(members.size());
   SearchClock::time_point deadline = after(started, seconds),
-                          othersStop = after(started, seconds / 2);
+                          othersStop =
+                              after(started, seconds * greedy.othersShare);
   runInParallel(members.size(), threads, [&](size_t k) {
     size_t member = runOrder[k];
-    SearchClock::time_point stop = member == 0 ? deadline : othersStop;
+    SearchClock::time_point stop =
+        member == greedy.fallback ? deadline : othersStop;
     results[member] = members[member].plan(
         problem, [stop] { return SearchClock::now() >= stop; });
   });
-  if (!results[0].ok() && results[0].error != kOutOfTime)
-    return std::move(results[0]); // a bad problem or an overflow
-  PlanResult *best = nullptr;
-  for (PlanResult &result : results)
-    if (result.ok() &&
-        (!best || result.solution.arenaSize < best->solution.arenaSize))
-      best = &result;
-  naive = !best;
-  return best ? std::move(*best) : planNaive(problem);
+  return pickStart(problem, greedy, results);
 }
 
-PlanResult bestGreedy(const Problem &problem, SearchClock::time_point started,
-                      double seconds, unsigned threads, bool &naive) {
+GreedyStart bestGreedy(const Problem &problem, SearchClock::time_point started,
+                       double seconds, unsigned threads) {
   if (threads > 1)
-    return bestGreedySideBySide(problem, started, seconds, threads, naive);
-  naive = false;
-  SearchClock::time_point deadline = after(started, seconds);
-  PlanResult best = planGreedyBySizeUntil(
+    return bestGreedySideBySide(problem, started, seconds, threads);
+  GreedyMembers greedy = greedyMembers(problem);
+  SearchClock::time_point deadline = after(started, seconds),
+                          othersStop =
+                              after(started, seconds * greedy.othersShare);
+  std::vector<PlanResult> results(greedy.members.size(),
+                                  PlanResult{{}, "not run"});
+  PlanResult &fallback = results[greedy.fallback];
+  fallback = greedy.members[greedy.fallback].plan(
       problem, [&] { return SearchClock::now() >= deadline; });
-  if (!best.ok() && best.error == kOutOfTime) {
-    naive = true;
-    return planNaive(problem);
-  }
   auto elapsed = [&] {
     return std::chrono::duration<double>(SearchClock::now() - started).count();
   };
-  double firstTook = elapsed();
-  llvm::SmallVector<GreedyMember, 7> members = greedyMembers(problem);
-  for (const GreedyMember &member : llvm::drop_begin(members)) {
-    if (!best.ok() || elapsed() > seconds / 4 ||
-        elapsed() + firstTook > seconds)
-      return best;
-    PlanResult other = member.plan(problem, {});
-    if (other.ok() && other.solution.arenaSize < best.solution.arenaSize)
-      best = std::move(other);
+  double fallbackTook = elapsed();
+  for (size_t member = 0; fallback.ok() && member < results.size(); ++member) {
+    if (member == greedy.fallback)
+      continue;
+    if (greedy.fallback == 0) {
+      // Greedy by size as fallback: the others only start while a quarter
+      // of the budget has not gone and as long again as it took still fits.
+      if (elapsed() > seconds / 4 || elapsed() + fallbackTook > seconds)
+        break;
+      results[member] = greedy.members[member].plan(problem, {});
+    } else {
+      results[member] = greedy.members[member].plan(
+          problem, [&] { return SearchClock::now() >= othersStop; });
+    }
   }
-  return best;
+  return pickStart(problem, greedy, results);
 }
 
 /// Runs `body` on a thread with a stack of `bytes`, joined on destruction,
@@ -257,9 +319,9 @@ public:
   CapacitySearch(const Problem &problem, const SearchOptions &options,
                  SearchProblem input, PlanResult start,
                  SearchClock::time_point started, double seconds,
-                 double greedySeconds)
+                 ReorderBase reorderBase)
       : problem(problem), prepared(std::move(input)), result(std::move(start)),
-        greedySeconds(greedySeconds) {
+        reorderBase(reorderBase) {
     // The exact search keeps, per section, the buffers live there: the sum
     // of all lifetimes. Where that is too large to set up within any sensible
     // budget (60,000-buffer traces: 1.4 GB and seconds past the deadline), it
@@ -400,35 +462,30 @@ private:
 
   /// On large problems, with `fraction` of what is left of the budget,
   /// until the arena reaches `target`: moves around the top of the best plan
-  /// (a quarter), then greedy plans from perturbed orders (the rest). Each
-  /// result is validated before it replaces the best plan. Without a node
-  /// budget the reorderings run only where a plan (about as long as the
-  /// greedy start took, which overestimates it) fits in their share at least
-  /// twice; on the 60,000-buffer traces it does not, and the moves get it
-  /// all.
+  /// (a quarter), then skyline plans from perturbed priorities (the rest).
+  /// Each result is validated before it replaces the best plan.
   void moveAroundTheTop(uint64_t target, double fraction) {
     if (!large() || result.solution.arenaSize <= target || !budget.spendOk())
       return;
-    double secondsLeft =
-        std::chrono::duration<double>(budget.deadline - SearchClock::now())
-            .count();
-    bool reorder =
-        budget.nodeLimit ||
-        secondsLeft * fraction * (1 - kMovesShare) >= 2 * greedySeconds;
-    double movesFraction = reorder ? fraction * kMovesShare : fraction;
+    double movesFraction = fraction * kMovesShare;
     improveWith(improveByNeighbourhoods, target, movesFraction);
-    if (!reorder || result.solution.arenaSize <= target || !budget.spendOk())
+    if (result.solution.arenaSize <= target || !budget.spendOk())
       return;
     // The rest of `fraction` of what was left before the moves.
-    improveWith(improveByReordering, target,
-                fraction * (1 - kMovesShare) / (1 - movesFraction));
+    improveWith(
+        [this](const Problem &problem, Solution &plan, uint64_t target,
+               SearchBudget &share, unsigned walks) {
+          return improveByReordering(problem, plan, target, share, walks,
+                                     reorderBase);
+        },
+        target, fraction * (1 - kMovesShare) / (1 - movesFraction));
   }
 
   /// Runs `improve` (the neighbourhood moves or the reorderings, one walk
   /// per thread) on a copy of the best plan with `fraction` of what is left
   /// of the budget, and adopts what it returns if that is smaller.
-  using Improver = uint64_t (*)(const Problem &, Solution &, uint64_t,
-                                SearchBudget &, unsigned);
+  using Improver = llvm::function_ref<uint64_t(
+      const Problem &, Solution &, uint64_t, SearchBudget &, unsigned)>;
   void improveWith(Improver improve, uint64_t target, double fraction) {
     SearchBudget share = shareOfBudget(fraction);
     Solution plan = result.solution;
@@ -546,8 +603,8 @@ private:
   /// bound).
   uint64_t provenLow = 0;
   uint64_t improvements = 0;
-  /// How long the greedy start took (an upper estimate of one greedy plan).
-  double greedySeconds = 0;
+  /// What the reorderings build on.
+  ReorderBase reorderBase;
   bool sideBySide = false;
   /// Independent neighbourhood walks, one per thread.
   unsigned walks = 1;
@@ -565,14 +622,14 @@ PlanResult planSearchOnThisStack(const Problem &problem,
   // clock's range to its integer ticks is undefined behaviour.
   double seconds = options.seconds >= 0 ? options.seconds : 0.0;
   seconds = std::min(seconds, kMaxSearchSeconds);
-  bool naive = false;
-  PlanResult result =
-      bestGreedy(problem, started, seconds, searchThreads(options), naive);
+  GreedyStart start =
+      bestGreedy(problem, started, seconds, searchThreads(options));
+  PlanResult &result = start.plan;
   if (!result.ok())
     return result;
   SearchSummary summary;
   summary.startArena = result.solution.arenaSize;
-  summary.startedFromNaive = naive;
+  summary.startedFromNaive = start.naive;
   uint64_t lowerBound = computeLowerBound(problem);
   uint64_t target = options.capacity.value_or(lowerBound);
   auto finish = [&](PlanResult plan, bool proven, uint64_t nodes,
@@ -591,10 +648,8 @@ PlanResult planSearchOnThisStack(const Problem &problem,
   };
   if (result.solution.arenaSize <= target)
     return finish(std::move(result), false, 0, lowerBound);
-  double greedySeconds =
-      std::chrono::duration<double>(SearchClock::now() - started).count();
   CapacitySearch search(problem, options, prepareForSearch(problem),
-                        std::move(result), started, seconds, greedySeconds);
+                        std::move(result), started, seconds, start.reorderBase);
   bool proven = false;
   if (options.capacity)
     summary.capacityImpossible = search.provenImpossible(*options.capacity);
