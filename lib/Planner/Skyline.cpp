@@ -70,9 +70,6 @@ public:
 
   size_t end(size_t start) const { return runEnd[start]; }
   uint64_t height(size_t start) const { return runHeight[start]; }
-  bool alone(size_t start) const {
-    return previous[start] == kNoRun && runEnd[start] == slots;
-  }
 
   /// Raises slots [first, last) of the run at `start` (`first` >= start,
   /// `last` <= its end) to `top`.

@@ -171,6 +171,41 @@ TEST(Search, NeverWorseThanGreedy) {
   }
 }
 
+// From 1,000 buffers the start is the best of eight members (the skyline
+// among them, as the fallback), one after the other or side by side. Long
+// lifetimes over 1,500 positions make the skyline the best on some.
+TEST(Search, LargeProblemsStartFromTheBestOfEightMembers) {
+  std::mt19937_64 rng(2026112402);
+  const Algorithm members[] = {
+      Algorithm::GreedyBySize,        Algorithm::BestFit,
+      Algorithm::GreedyByBreadth,     Algorithm::GreedyByLifetime,
+      Algorithm::GreedyByConflicts,   Algorithm::FirstFitBySize,
+      Algorithm::FirstFitByConflicts, Algorithm::Skyline};
+  int skylineBest = 0;
+  for (int round = 0; round < 6; ++round) {
+    RandomProblemShape shape = traceLikeShape(1000 + 100 * round);
+    shape.positions = 1500;
+    shape.maxLength = 1300;
+    Problem problem = generateRandomProblem(rng, shape);
+    uint64_t best = UINT64_MAX;
+    for (Algorithm member : members) {
+      uint64_t arena = planAndValidate(problem, member).arenaSize;
+      skylineBest += member == Algorithm::Skyline && arena < best;
+      best = std::min(best, arena);
+    }
+    for (unsigned threads : {1u, 2u}) {
+      SearchOptions options;
+      options.nodeLimit = 1;
+      options.seconds = 600;
+      options.threads = threads;
+      Solution solution = search(problem, options);
+      EXPECT_EQ(solution.search->startArena, best)
+          << "round " << round << ", " << threads << " threads";
+    }
+  }
+  EXPECT_GT(skylineBest, 0);
+}
+
 TEST(Search, NodeLimitMakesResultsReproducible) {
   SearchOptions options;
   options.nodeLimit = 5000;
