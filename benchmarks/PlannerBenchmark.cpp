@@ -99,6 +99,7 @@ void registerAll() {
                            {Algorithm::GreedyBySize, 1000000},
                            {Algorithm::GreedyByBreadth, 1000000},
                            {Algorithm::BestFit, 1000000},
+                           {Algorithm::Skyline, 1000000},
                            {Algorithm::SharedObjects, 100000}};
   for (Workload workload :
        {Workload::TransformerLike, Workload::Random, Workload::DenseTrace}) {

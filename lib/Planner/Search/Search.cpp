@@ -80,17 +80,19 @@ constexpr uint64_t kFirstTurnNodes = 16384;
 /// layout is the start if it does not finish): greedy by size, or the
 /// skyline placement on problems where the neighbourhood search runs (it
 /// costs O(n log n) however many buffers are live at once, where greedy by
-/// size took 5 s of a 10 s budget on a 60,000-buffer trace). The others
-/// stop at half of the budget (a quarter with the skyline as fallback: on
-/// large problems the budget is the search's). On problems where the
-/// neighbourhood search runs, the temporal and conflict orders, the two
-/// first-fit placements and the skyline are tried too (on the trace family
-/// they start it 2-7 % of the lower bound lower, the skyline up to half of
-/// the gap lower at 10,000 buffers and more: docs/benchmarks.md);
-/// elsewhere the exact search needs no better start, and its results stay
-/// as they were. With `threads` above one they run side by side
-/// (bestGreedySideBySide), otherwise one after the other, the fallback
-/// first.
+/// size took 5 s of a 10 s budget on a 60,000-buffer trace). The others,
+/// with greedy by size as fallback: one after the other, each only while a
+/// quarter of the budget has not gone and as long again as greedy by size
+/// took still fits; side by side, each stopped at half of the budget. With
+/// the skyline as fallback, each stopped at a quarter (on large problems the
+/// budget is the search's). On problems where the neighbourhood search
+/// runs, the temporal and conflict orders, the two first-fit placements and
+/// the skyline are tried too (on the trace family they start it 2-7 % of
+/// the lower bound lower, the skyline up to half of the gap lower at 10,000
+/// buffers and more: docs/benchmarks.md); elsewhere the exact search needs
+/// no better start, and its results stay as they were. With `threads`
+/// above one they run side by side (bestGreedySideBySide), otherwise one
+/// after the other, the fallback first.
 struct GreedyStart {
   PlanResult plan;
   /// No member finished: the plan is the naive layout.
