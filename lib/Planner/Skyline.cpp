@@ -132,28 +132,35 @@ private:
 
 } // namespace
 
-PlanResult memplan::placeOnSkyline(const Problem &problem,
-                                   const std::vector<uint32_t> &priority,
-                                   const std::function<bool()> &expired) {
-  const std::vector<Buffer> &buffers = problem.buffers;
+SkylinePlacement::SkylinePlacement(const Problem &problem) : problem(problem) {
   TimeAxis axis(problem);
+  slotCount = axis.size();
+  firstSlot.reserve(problem.buffers.size());
+  lastSlot.reserve(problem.buffers.size());
+  for (const Buffer &buffer : problem.buffers) {
+    firstSlot.push_back(static_cast<uint32_t>(axis.rank(buffer.start)));
+    lastSlot.push_back(static_cast<uint32_t>(axis.rank(buffer.end)));
+  }
+}
+
+PlanResult SkylinePlacement::place(const std::vector<uint32_t> &priority,
+                                   const std::function<bool()> &expired) const {
+  const std::vector<Buffer> &buffers = problem.buffers;
   // Ranks follow `priority` among the buffers that take space.
   std::vector<uint32_t> byRank;
   std::vector<ContainedIntervals::Interval> intervals;
   for (uint32_t id : priority) {
-    const Buffer &buffer = buffers[id];
-    if (buffer.size == 0)
+    if (buffers[id].size == 0)
       continue; // conflicts with nothing; offset 0 is aligned
-    intervals.push_back({static_cast<uint32_t>(axis.rank(buffer.start)),
-                         static_cast<uint32_t>(axis.rank(buffer.end)),
-                         static_cast<uint32_t>(byRank.size())});
+    intervals.push_back(
+        {firstSlot[id], lastSlot[id], static_cast<uint32_t>(byRank.size())});
     byRank.push_back(id);
   }
   ContainedIntervals unplaced(intervals);
 
   Solution solution;
   solution.offsets.assign(buffers.size(), 0);
-  Skyline skyline(std::max<size_t>(axis.size(), 1));
+  Skyline skyline(std::max<size_t>(slotCount, 1));
   for (size_t left = byRank.size(), step = 0; left; ++step) {
     if (expired && step && step % kPlacementsPerClockRead == 0 && expired())
       return {{}, kOutOfTime};
@@ -179,7 +186,7 @@ PlanResult memplan::placeOnSkyline(const Problem &problem,
     solution.arenaSize = std::max(solution.arenaSize, top);
     unplaced.forget(rank);
     --left;
-    skyline.raise(start, intervals[rank].first, intervals[rank].last, top);
+    skyline.raise(start, firstSlot[id], lastSlot[id], top);
   }
   PlanResult result;
   result.solution = std::move(solution);
@@ -194,5 +201,6 @@ PlanResult memplan::planSkylineUntil(const Problem &problem,
                                      const std::function<bool()> &expired) {
   if (std::string error = checkProblem(problem); !error.empty())
     return {{}, error};
-  return placeOnSkyline(problem, orderByLifetimeThenSize(problem), expired);
+  return SkylinePlacement(problem).place(orderByLifetimeThenSize(problem),
+                                         expired);
 }

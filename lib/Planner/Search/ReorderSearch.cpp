@@ -26,8 +26,11 @@
 #include "OffsetPlacement.h"
 #include "SkylinePlacement.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -42,8 +45,12 @@ constexpr uint64_t kMaxMovedDivisor = 20;
 /// this standard deviation: mostly within a third either way.
 constexpr double kPositionSpread = 0.3;
 
-/// One walk of `base` from `order` with its own random draws.
-uint64_t walk(const Problem &problem, ReorderBase base,
+/// Builds the plan of an order, stopping when `expired` says so.
+using PlanOf = llvm::function_ref<PlanResult(const std::vector<uint32_t> &,
+                                             const std::function<bool()> &)>;
+
+/// One walk from `order`, with `planOf` and its own random draws.
+uint64_t walk(const Problem &problem, PlanOf planOf,
               std::vector<uint32_t> order, Solution &solution, uint64_t target,
               SearchBudget &budget, uint64_t seed) {
   size_t count = problem.buffers.size();
@@ -73,10 +80,7 @@ uint64_t walk(const Problem &problem, ReorderBase base,
                          (position[a] == position[b] && a < b);
                 });
     }
-    PlanResult plan = base == ReorderBase::Skyline
-                          ? placeOnSkyline(problem, candidate, expired)
-                          : placeInOrder(problem, candidate, expired,
-                                         OffsetPlacement::Fit::First);
+    PlanResult plan = planOf(candidate, expired);
     if (!plan.ok()) {
       if (plan.error == kOutOfTime)
         break;
@@ -101,13 +105,23 @@ uint64_t improveByReordering(const Problem &problem, Solution &solution,
                              unsigned walks, ReorderBase base) {
   if (problem.buffers.empty())
     return 0;
-  std::vector<uint32_t> order = base == ReorderBase::Skyline
-                                    ? orderByLifetimeThenSize(problem)
-                                    : orderByConflicts(problem);
+  bool skyline = base == ReorderBase::Skyline;
+  std::vector<uint32_t> order =
+      skyline ? orderByLifetimeThenSize(problem) : orderByConflicts(problem);
+  // One placement for every walk and plan: its slots are the same for all.
+  std::optional<SkylinePlacement> placement;
+  if (skyline)
+    placement.emplace(problem);
+  auto planOf = [&](const std::vector<uint32_t> &candidate,
+                    const std::function<bool()> &expired) {
+    return placement ? placement->place(candidate, expired)
+                     : placeInOrder(problem, candidate, expired,
+                                    OffsetPlacement::Fit::First);
+  };
   return runIndependentWalks(
       solution, budget, walks,
       [&](Solution &walked, SearchBudget &share, uint64_t seed) {
-        return walk(problem, base, order, walked, target, share, seed);
+        return walk(problem, planOf, order, walked, target, share, seed);
       });
 }
 

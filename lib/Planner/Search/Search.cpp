@@ -464,7 +464,8 @@ private:
 
   /// On large problems, with `fraction` of what is left of the budget,
   /// until the arena reaches `target`: moves around the top of the best plan
-  /// (a quarter), then skyline plans from perturbed priorities (the rest).
+  /// (a quarter), then plans from perturbed orders on `reorderBase` (the
+  /// rest).
   /// Each result is validated before it replaces the best plan.
   void moveAroundTheTop(uint64_t target, double fraction) {
     if (!large() || result.solution.arenaSize <= target || !budget.spendOk())
