@@ -39,6 +39,7 @@
 
 #include <algorithm>
 #include <queue>
+#include <utility>
 
 using namespace memplan;
 
@@ -156,7 +157,7 @@ PlanResult SkylinePlacement::place(const std::vector<uint32_t> &priority,
         {firstSlot[id], lastSlot[id], static_cast<uint32_t>(byRank.size())});
     byRank.push_back(id);
   }
-  ContainedIntervals unplaced(intervals);
+  ContainedIntervals unplaced(std::move(intervals));
 
   Solution solution;
   solution.offsets.assign(buffers.size(), 0);
