@@ -19,21 +19,24 @@
 
 using namespace memplan;
 
+namespace {
+
+/// Decreasing size, ties to the longer lifetime, then as orderBuffers.
+std::vector<uint32_t> orderBySizeThenLifetime(const Problem &problem) {
+  return orderBuffers(problem, [](const Buffer &a, const Buffer &b) {
+    if (a.size != b.size)
+      return a.size > b.size;
+    return lifetimeLength(a) > lifetimeLength(b);
+  });
+}
+
+} // namespace
+
 PlanResult memplan::planBestFit(const Problem &problem) {
   return planBestFitUntil(problem, {});
 }
 
 PlanResult memplan::planBestFitUntil(const Problem &problem,
                                      const std::function<bool()> &expired) {
-  if (std::string error = checkProblem(problem); !error.empty())
-    return {{}, error};
-  return placeInOrder(problem,
-                      orderBuffers(problem,
-                                   [](const Buffer &a, const Buffer &b) {
-                                     if (a.size != b.size)
-                                       return a.size > b.size;
-                                     return lifetimeLength(a) >
-                                            lifetimeLength(b);
-                                   }),
-                      expired);
+  return placeCheckedInOrder(problem, orderBySizeThenLifetime, expired);
 }

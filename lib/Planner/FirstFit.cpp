@@ -32,10 +32,8 @@ PlanResult memplan::planFirstFitBySize(const Problem &problem) {
 PlanResult
 memplan::planFirstFitBySizeUntil(const Problem &problem,
                                  const std::function<bool()> &expired) {
-  if (std::string error = checkProblem(problem); !error.empty())
-    return {{}, error};
-  return placeInOrder(problem, orderBySizeThenStart(problem), expired,
-                      OffsetPlacement::Fit::First);
+  return placeCheckedInOrder(problem, orderBySizeThenStart, expired,
+                             OffsetPlacement::Fit::First);
 }
 
 PlanResult memplan::planFirstFitByConflicts(const Problem &problem) {
@@ -45,8 +43,6 @@ PlanResult memplan::planFirstFitByConflicts(const Problem &problem) {
 PlanResult
 memplan::planFirstFitByConflictsUntil(const Problem &problem,
                                       const std::function<bool()> &expired) {
-  if (std::string error = checkProblem(problem); !error.empty())
-    return {{}, error};
-  return placeInOrder(problem, orderByConflicts(problem), expired,
-                      OffsetPlacement::Fit::First);
+  return placeCheckedInOrder(problem, orderByConflicts, expired,
+                             OffsetPlacement::Fit::First);
 }

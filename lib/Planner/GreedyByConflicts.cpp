@@ -97,7 +97,5 @@ PlanResult memplan::planGreedyByConflicts(const Problem &problem) {
 PlanResult
 memplan::planGreedyByConflictsUntil(const Problem &problem,
                                     const std::function<bool()> &expired) {
-  if (std::string error = checkProblem(problem); !error.empty())
-    return {{}, error};
-  return placeInOrder(problem, orderByConflicts(problem), expired);
+  return placeCheckedInOrder(problem, orderByConflicts, expired);
 }

@@ -26,7 +26,5 @@ PlanResult memplan::planGreedyByLifetime(const Problem &problem) {
 PlanResult
 memplan::planGreedyByLifetimeUntil(const Problem &problem,
                                    const std::function<bool()> &expired) {
-  if (std::string error = checkProblem(problem); !error.empty())
-    return {{}, error};
-  return placeInOrder(problem, orderByLifetimeThenSize(problem), expired);
+  return placeCheckedInOrder(problem, orderByLifetimeThenSize, expired);
 }

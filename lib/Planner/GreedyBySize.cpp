@@ -25,7 +25,5 @@ PlanResult memplan::planGreedyBySize(const Problem &problem) {
 PlanResult
 memplan::planGreedyBySizeUntil(const Problem &problem,
                                const std::function<bool()> &expired) {
-  if (std::string error = checkProblem(problem); !error.empty())
-    return {{}, error};
-  return placeInOrder(problem, orderBySizeThenStart(problem), expired);
+  return placeCheckedInOrder(problem, orderBySizeThenStart, expired);
 }

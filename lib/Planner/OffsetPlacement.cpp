@@ -245,6 +245,15 @@ PlanResult memplan::placeInOrder(const Problem &problem,
   return keepNoWorseThanNaive(problem, std::move(result));
 }
 
+PlanResult memplan::placeCheckedInOrder(const Problem &problem,
+                                        BufferOrderOf orderOf,
+                                        const std::function<bool()> &expired,
+                                        OffsetPlacement::Fit fit) {
+  if (std::string error = checkProblem(problem); !error.empty())
+    return {{}, error};
+  return placeInOrder(problem, orderOf(problem), expired, fit);
+}
+
 PlanResult memplan::keepNoWorseThanNaive(const Problem &problem,
                                          PlanResult result) {
   if (!result.ok())

@@ -79,6 +79,15 @@ PlanResult placeInOrder(const Problem &problem,
                         const std::function<bool()> &expired = {},
                         OffsetPlacement::Fit fit = OffsetPlacement::Fit::Best);
 
+/// The body of every greedy placement into gaps: checkProblem's error if
+/// `problem` fails it, otherwise placeInOrder with the order `orderOf` gives
+/// (asked only for a problem that passes, which the orders assume).
+using BufferOrderOf = std::vector<uint32_t> (*)(const Problem &);
+PlanResult
+placeCheckedInOrder(const Problem &problem, BufferOrderOf orderOf,
+                    const std::function<bool()> &expired,
+                    OffsetPlacement::Fit fit = OffsetPlacement::Fit::Best);
+
 /// How often placeInOrder asks whether time is up.
 constexpr size_t kPlacementsPerClockRead = 256;
 
