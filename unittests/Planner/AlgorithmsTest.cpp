@@ -171,12 +171,8 @@ TEST(Algorithms, NamesRoundTrip) {
 
 TEST(Algorithms, PortfolioKeepsTheSmallestMemberArena) {
   std::mt19937_64 rng(2026112305);
-  const Algorithm members[] = {
-      Algorithm::GreedyBySize,        Algorithm::BestFit,
-      Algorithm::GreedyByBreadth,     Algorithm::GreedyByLifetime,
-      Algorithm::GreedyByConflicts,   Algorithm::FirstFitBySize,
-      Algorithm::FirstFitByConflicts, Algorithm::Skyline};
-  constexpr size_t kMembers = std::size(members);
+  const auto &members = kGreedyPlacements;
+  constexpr size_t kMembers = std::size(kGreedyPlacements);
   int lifetimeWins = 0, conflictsWins = 0, firstFitWins = 0, skylineWins = 0;
   for (int instance = 0; instance < 500; ++instance) {
     Problem problem;

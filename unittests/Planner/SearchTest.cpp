@@ -176,11 +176,6 @@ TEST(Search, NeverWorseThanGreedy) {
 // lifetimes over 1,500 positions make the skyline the best on some.
 TEST(Search, LargeProblemsStartFromTheBestOfEightMembers) {
   std::mt19937_64 rng(2026112402);
-  const Algorithm members[] = {
-      Algorithm::GreedyBySize,        Algorithm::BestFit,
-      Algorithm::GreedyByBreadth,     Algorithm::GreedyByLifetime,
-      Algorithm::GreedyByConflicts,   Algorithm::FirstFitBySize,
-      Algorithm::FirstFitByConflicts, Algorithm::Skyline};
   int skylineBest = 0;
   for (int round = 0; round < 6; ++round) {
     RandomProblemShape shape = traceLikeShape(1000 + 100 * round);
@@ -188,7 +183,7 @@ TEST(Search, LargeProblemsStartFromTheBestOfEightMembers) {
     shape.maxLength = 1300;
     Problem problem = generateRandomProblem(rng, shape);
     uint64_t best = UINT64_MAX;
-    for (Algorithm member : members) {
+    for (Algorithm member : kGreedyPlacements) {
       uint64_t arena = planAndValidate(problem, member).arenaSize;
       skylineBest += member == Algorithm::Skyline && arena < best;
       best = std::min(best, arena);
