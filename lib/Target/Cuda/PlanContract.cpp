@@ -33,6 +33,7 @@
 
 #include "PlanContract.h"
 
+#include "memplan/Analysis/PlanVerification.h"
 #include "memplan/Dialect/MemPlan/IR/MemPlanDialect.h"
 #include "memplan/Dialect/MemPlan/IR/MemPlanInterfaces.h"
 #include "memplan/Dialect/MemPlan/IR/TypeByteSize.h"
@@ -128,14 +129,10 @@ static constexpr uint64_t kScratchAlignment = 256;
 
 FailureOr<PlanContract> PlanContractChecker::check() {
   body = &function.getFunctionBody().front();
-  IntegerAttr arena = MemPlanDialect::ArenaSizeAttrHelper(function.getContext())
-                          .getAttr(function);
-  if (!arena)
-    return function.emitError()
-           << "function has no '"
-           << MemPlanDialect::ArenaSizeAttrHelper::getNameStr()
-           << "': it is not planned (run --plan-offsets first)";
-  contract.arenaBytes = static_cast<uint64_t>(arena.getInt());
+  FailureOr<uint64_t> arena = getPlannedArenaSize(function);
+  if (failed(arena))
+    return failure();
+  contract.arenaBytes = *arena;
   for (auto [index, type] : llvm::enumerate(function.getResultTypes())) {
     ByteSize size = getByteSize(type);
     if (!isa<RankedTensorType>(type) || !size.ok())
