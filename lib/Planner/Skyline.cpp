@@ -202,6 +202,14 @@ PlanResult memplan::planSkylineUntil(const Problem &problem,
                                      const std::function<bool()> &expired) {
   if (std::string error = checkProblem(problem); !error.empty())
     return {{}, error};
-  return SkylinePlacement(problem).place(orderByLifetimeThenSize(problem),
-                                         expired);
+  // As in placeCheckedInOrder: the order and the time axis read no clock.
+  if (expired && expired())
+    return {{}, kOutOfTime};
+  std::vector<uint32_t> priority = orderByLifetimeThenSize(problem);
+  if (expired && expired())
+    return {{}, kOutOfTime};
+  SkylinePlacement placement(problem);
+  if (expired && expired())
+    return {{}, kOutOfTime};
+  return placement.place(priority, expired);
 }

@@ -62,9 +62,17 @@ class Neighbourhoods {
 public:
   Neighbourhoods(const Problem &problem, Solution &solution, uint64_t seed)
       : problem(problem), solution(solution), placement(problem),
-        rng(0x5eedull ^ problem.buffers.size() ^ seed) {
-    for (uint32_t i = 0; i < problem.buffers.size(); ++i)
+        rng(0x5eedull ^ problem.buffers.size() ^ seed) {}
+
+  /// Places every buffer of `solution`; false if `budget` ran out of time
+  /// first (at a million buffers this takes longer than a small share).
+  bool load(const SearchBudget &budget) {
+    for (uint32_t i = 0; i < problem.buffers.size(); ++i) {
+      if (i % kPlacementsPerClockRead == 0 && budget.outOfTime())
+        return false;
       placement.placeAt(i, solution.offsets[i]);
+    }
+    return true;
   }
 
   /// One move; true if it lowered the arena (a move that keeps the arena
@@ -164,8 +172,12 @@ private:
 uint64_t walk(const Problem &problem, Solution &solution, uint64_t target,
               SearchBudget &budget, uint64_t seed) {
   uint64_t improvements = 0;
+  if (!budget.spendOk())
+    return improvements;
   Solution best = solution;
   Neighbourhoods moves(problem, solution, seed);
+  if (!moves.load(budget))
+    return improvements;
   // A move scans every buffer (the top, those live with the ejected one, the
   // arena) and places dozens: read the clock at each one.
   uint64_t clockMask = budget.clockMask;
