@@ -35,7 +35,7 @@ memplan::planGreedyByBreadthUntil(const Problem &problem,
   if (std::string error = checkProblem(problem); !error.empty())
     return {{}, error};
   // As in placeCheckedInOrder: the set-up below reads no clock.
-  if (expired && expired())
+  if (pastDeadline(expired))
     return {{}, kOutOfTime};
   const std::vector<Buffer> &buffers = problem.buffers;
   OffsetPlacement placement(problem);
@@ -57,7 +57,7 @@ memplan::planGreedyByBreadthUntil(const Problem &problem,
   std::iota(slotOrder.begin(), slotOrder.end(), 0);
   std::stable_sort(slotOrder.begin(), slotOrder.end(),
                    [&](size_t a, size_t b) { return breadth[a] > breadth[b]; });
-  if (expired && expired())
+  if (pastDeadline(expired))
     return {{}, kOutOfTime};
 
   std::vector<bool> placed(buffers.size(), false);

@@ -254,10 +254,10 @@ PlanResult memplan::placeCheckedInOrder(const Problem &problem,
   // The order, and the structure placeInOrder builds, read no clock, and on
   // a million buffers they take 0.5-1.4 s: a placement that starts after
   // its deadline, or whose order takes it past, stops before them.
-  if (expired && expired())
+  if (pastDeadline(expired))
     return {{}, kOutOfTime};
   std::vector<uint32_t> order = orderOf(problem);
-  if (expired && expired())
+  if (pastDeadline(expired))
     return {{}, kOutOfTime};
   return placeInOrder(problem, order, expired, fit);
 }

@@ -94,6 +94,13 @@ constexpr size_t kPlacementsPerClockRead = 256;
 /// The error of a placement stopped by its deadline.
 constexpr const char *kOutOfTime = "out of time";
 
+/// Whether `expired` (none: never) says the deadline has passed. Asked by
+/// the placements before the steps that read no clock while they work (an
+/// order, a placement structure).
+inline bool pastDeadline(const std::function<bool()> &expired) {
+  return expired && expired();
+}
+
 /// Greedy by size (GreedyAlgorithms.h) that stops once `expired` says so,
 /// for the search's starting plan (a placement can take seconds where many
 /// buffers are live at once).

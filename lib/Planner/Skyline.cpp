@@ -203,13 +203,13 @@ PlanResult memplan::planSkylineUntil(const Problem &problem,
   if (std::string error = checkProblem(problem); !error.empty())
     return {{}, error};
   // As in placeCheckedInOrder: the order and the time axis read no clock.
-  if (expired && expired())
+  if (pastDeadline(expired))
     return {{}, kOutOfTime};
   std::vector<uint32_t> priority = orderByLifetimeThenSize(problem);
-  if (expired && expired())
+  if (pastDeadline(expired))
     return {{}, kOutOfTime};
   SkylinePlacement placement(problem);
-  if (expired && expired())
+  if (pastDeadline(expired))
     return {{}, kOutOfTime};
   return placement.place(priority, expired);
 }
