@@ -33,9 +33,9 @@ llvm_config.add_tool_substitutions(["mlir-opt", "mlir-runner"], [config.llvm_too
 config.substitutions.append(("%mlir_runner_utils", os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so")))
 config.substitutions.append(("%mlir_c_runner_utils", os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so")))
 config.substitutions.append(("%lower_to_llvm",
-    "--convert-linalg-to-loops --scf-forall-to-parallel --convert-scf-to-cf "
-    "--expand-strided-metadata "
-    "--lower-affine --finalize-memref-to-llvm --convert-vector-to-llvm "
+    "--convert-linalg-to-loops --scf-forall-to-parallel "
+    "--expand-strided-metadata --lower-affine --convert-scf-to-cf "
+    "--finalize-memref-to-llvm --convert-vector-to-llvm "
     "--convert-math-to-llvm "
     "--convert-arith-to-llvm --convert-func-to-llvm --convert-cf-to-llvm "
     "--reconcile-unrealized-casts"))

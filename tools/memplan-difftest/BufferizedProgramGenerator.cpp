@@ -434,9 +434,15 @@ private:
       handle.type =
           memrefType(std::to_string(size), buffer->elem, buffer->space,
                      "strided<[1], offset: " + std::to_string(offset) + ">");
-      emit(handle.value + " = memref.subview " + access.value + "[" +
-           std::to_string(offset) + "] [" + std::to_string(size) +
-           "] [1] : " + access.type + " to " + handle.type);
+      if (chance(70))
+        emit(handle.value + " = memref.subview " + access.value + "[" +
+             std::to_string(offset) + "] [" + std::to_string(size) +
+             "] [1] : " + access.type + " to " + handle.type);
+      else
+        emit(handle.value + " = memref.reinterpret_cast " + access.value +
+             " to offset: [" + std::to_string(offset) + "], sizes: [" +
+             std::to_string(size) + "], strides: [1] : " + access.type +
+             " to " + handle.type);
       if (chance(50))
         write(handle, buffer->elem, &input, Elem::F32);
     } else if (access.identity) {
@@ -621,6 +627,224 @@ private:
     ++features->escapes;
   }
 
+  //===--------------------------------------------------------------------===//
+  // Structured ops, as bufferized linalg leaves them
+  //===--------------------------------------------------------------------===//
+
+  /// The first `count` elements of a buffer's access handle (or of the
+  /// input), as a static 1-D memref: the handle itself when it is one of
+  /// that size, otherwise a subview.
+  Handle prefix(const Handle &handle, Elem elem, int space, int64_t count) {
+    if (handle.count == count && handle.identity &&
+        handle.type.find('?') == std::string::npos)
+      return handle;
+    Handle part;
+    part.id = handles++;
+    part.value = fresh("pre");
+    part.count = count;
+    part.identity = false;
+    part.type = memrefType(std::to_string(count), elem, space, "strided<[1]>");
+    emit(part.value + " = memref.subview " + handle.value + "[0] [" +
+         std::to_string(count) + "] [1] : " + handle.type + " to " + part.type);
+    return part;
+  }
+
+  /// A live buffer of at least `count` elements whose access handle has an
+  /// identity layout (any element type, any space; the target itself
+  /// included: in place), or none (the caller reads the input).
+  const Buffer *sourceOfAtLeast(int64_t count) {
+    std::vector<const Buffer *> candidates;
+    for (const Buffer &buffer : live)
+      if (buffer.access.identity && buffer.access.count >= count)
+        candidates.push_back(&buffer);
+    if (!candidates.empty() && chance(70))
+      return candidates[pick(candidates.size())];
+    return nullptr;
+  }
+
+  /// The body of an elementwise linalg.generic: out = index * a + b + in
+  /// (+ half the old out when `accumulate`), converted to `outElem`.
+  void elementwiseBody(const std::string &in, Elem inElem,
+                       const std::string &old, Elem outElem, unsigned rank,
+                       bool accumulate) {
+    std::string a = constF32(salt()),
+                b = constF32(salt() * 3 + 0.03125 * ++writes);
+    std::string flat = fresh("idx");
+    emit(flat + " = linalg.index 0 : index");
+    if (rank == 2) {
+      // Row-major element number: i * columns + j.
+      std::string j = fresh("idx"), columns = fresh("cols"),
+                  scaled = fresh("idx"), sum = fresh("idx");
+      emit(j + " = linalg.index 1 : index");
+      emit(columns + " = arith.constant " + std::to_string(rank2Columns) +
+           " : index");
+      emit(scaled + " = arith.muli " + flat + ", " + columns + " : index");
+      emit(sum + " = arith.addi " + scaled + ", " + j + " : index");
+      flat = sum;
+    }
+    std::string wide = fresh("w"), fi = fresh("fi"), ax = fresh("s"),
+                value = fresh("s"), sum = fresh("s");
+    emit(wide + " = arith.index_cast " + flat + " : index to i64");
+    emit(fi + " = arith.sitofp " + wide + " : i64 to f32");
+    emit(ax + " = arith.mulf " + fi + ", " + a + " : f32");
+    emit(value + " = arith.addf " + ax + ", " + b + " : f32");
+    emit(sum + " = arith.addf " + value + ", " + toF32(in, inElem) + " : f32");
+    value = sum;
+    if (accumulate) {
+      std::string half = constF32(0.5), scaled = fresh("s"), total = fresh("s");
+      emit(scaled + " = arith.mulf " + toF32(old, outElem) + ", " + half +
+           " : f32");
+      emit(total + " = arith.addf " + value + ", " + scaled + " : f32");
+      value = total;
+    }
+    emit("linalg.yield " + fromF32(value, outElem) + " : " + typeName(outElem));
+  }
+
+  /// Writes a live buffer with an elementwise linalg.generic that reads
+  /// another buffer (or the input), possibly reading its own old contents
+  /// too; 1-D, or 2-D through expand_shape views of both.
+  void linalgWrite() {
+    Buffer *target = randomLive();
+    if (!target || !target->access.identity)
+      return newBuffer();
+    ++features->linalg;
+    int64_t count = target->access.count;
+    bool rank2 = count % 4 == 0 &&
+                 target->access.type.find('?') == std::string::npos &&
+                 chance(40);
+    const Buffer *sourceBuffer = sourceOfAtLeast(count);
+    Handle source = sourceBuffer ? sourceBuffer->access : input;
+    Elem sourceElem = sourceBuffer ? sourceBuffer->elem : Elem::F32;
+    int sourceSpace = sourceBuffer ? sourceBuffer->space : 0;
+    Handle in = prefix(source, sourceElem, sourceSpace, count);
+    Handle out = target->access;
+    std::string maps = "affine_map<(d0) -> (d0)>";
+    std::string iterators = "\"parallel\"";
+    if (rank2) {
+      int64_t columns = count / 4;
+      rank2Columns = columns;
+      std::string shape = "4x" + std::to_string(columns);
+      std::string outputShape =
+          " output_shape [4, " + std::to_string(columns) + "] : ";
+      std::string in2 = fresh("ex"), out2 = fresh("ex");
+      // A prefix subview is strided<[1]> at offset 0, which is contiguous:
+      // its expansion has the identity layout.
+      std::string in2Type = memrefType(shape, sourceElem, sourceSpace);
+      std::string out2Type = memrefType(shape, target->elem, target->space);
+      emit(in2 + " = memref.expand_shape " + in.value + " [[0, 1]]" +
+           outputShape + in.type + " into " + in2Type);
+      emit(out2 + " = memref.expand_shape " + out.value + " [[0, 1]]" +
+           outputShape + out.type + " into " + out2Type);
+      in = {handles++, in2, in2Type, count, true};
+      out = {handles++, out2, out2Type, count, true};
+      maps = "affine_map<(d0, d1) -> (d0, d1)>";
+      iterators = "\"parallel\", \"parallel\"";
+      ++features->views;
+    }
+    bool accumulate = chance(40);
+    std::string a = fresh("in"), b = fresh("out");
+    emit("linalg.generic {indexing_maps = [" + maps + ", " + maps +
+         "], iterator_types = [" + iterators + "]} ins(" + in.value + " : " +
+         in.type + ") outs(" + out.value + " : " + out.type + ") {");
+    emit("^bb0(" + a + ": " + typeName(sourceElem) + ", " + b + ": " +
+         typeName(target->elem) + "):");
+    indent += 2;
+    elementwiseBody(a, sourceElem, b, target->elem, rank2 ? 2 : 1, accumulate);
+    indent -= 2;
+    emit("}");
+  }
+
+  /// Fills a live buffer with linalg.fill, then maybe copies part of
+  /// another buffer of its element type over it with memref.copy.
+  void fillAndCopy() {
+    Buffer *target = randomLive();
+    if (!target || !target->access.identity)
+      return newBuffer();
+    ++features->linalg;
+    std::string value =
+        fromF32(constF32(salt() * 5 + 0.03125 * ++writes), target->elem);
+    emit("linalg.fill ins(" + value + " : " + typeName(target->elem) +
+         ") outs(" + target->access.value + " : " + target->access.type + ")");
+    std::vector<const Buffer *> sources;
+    for (const Buffer &buffer : live)
+      if (&buffer != target && buffer.elem == target->elem &&
+          buffer.access.identity)
+        sources.push_back(&buffer);
+    if (sources.empty() || chance(25))
+      return;
+    const Buffer *source = sources[pick(sources.size())];
+    int64_t count = std::min(source->access.count, target->access.count);
+    Handle from = prefix(source->access, source->elem, source->space, count);
+    Handle to = prefix(target->access, target->elem, target->space, count);
+    emit("memref.copy " + from.value + ", " + to.value + " : " + from.type +
+         " to " + to.type);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Other region ops
+  //===--------------------------------------------------------------------===//
+
+  void affineLoop() {
+    Buffer *outer = randomLive();
+    std::string i = fresh("i");
+    emit("affine.for " + i + " = 0 to " + std::to_string(1 + pick(3)) + " {");
+    indent += 2;
+    regionBuffer(outer);
+    indent -= 2;
+    emit("}");
+    ++features->otherRegions;
+  }
+
+  /// scf.index_switch on %n (3 in the first call of @kernel, 2 in the
+  /// second), each case with a buffer of its own.
+  void indexSwitch() {
+    Buffer *outer = randomLive();
+    emit("scf.index_switch %n");
+    for (const char *label : {"case 2 {", "case 3 {", "default {"}) {
+      emit(label);
+      indent += 2;
+      if (chance(80))
+        regionBuffer(outer);
+      emit("scf.yield");
+      indent -= 2;
+      emit("}");
+    }
+    ++features->otherRegions;
+  }
+
+  /// scf.execute_region: a region that runs once, where it stands. (Not
+  /// memref.alloca_scope, whose single block cannot hold the loops of
+  /// these programs once scf is lowered to cf.)
+  void executeRegion() {
+    Buffer *outer = randomLive();
+    emit("scf.execute_region {");
+    indent += 2;
+    regionBuffer(outer);
+    emit("scf.yield");
+    indent -= 2;
+    emit("}");
+    ++features->otherRegions;
+  }
+
+  /// Passes a buffer to @fill_*, which writes every element and keeps
+  /// nothing.
+  void writingCall() {
+    Buffer *buffer = randomLive();
+    if (!buffer || !buffer->access.identity)
+      return newBuffer();
+    std::string type = memrefType("?", buffer->elem, buffer->space);
+    std::string argument = buffer->access.value;
+    if (buffer->access.type != type) {
+      argument = fresh("cast");
+      emit(argument + " = memref.cast " + buffer->access.value + " : " +
+           buffer->access.type + " to " + type);
+    }
+    std::string callee = fillFunction(buffer->elem, buffer->space);
+    std::string value = constF32(salt() * 7 + 0.03125 * ++writes);
+    emit("func.call @" + callee + "(" + argument + ", " + value + ") : (" +
+         type + ", f32) -> ()");
+  }
+
   std::vector<std::string> writeKernel() {
     std::vector<std::string> kernel;
     lines = &kernel;
@@ -648,7 +872,7 @@ private:
         auto [source, sourceElem] = randomSource();
         write(returned, Elem::F32, &source, sourceElem);
       }
-      int action = pick(106);
+      int action = pick(133);
       if (action < 25)
         newBuffer();
       else if (action < 33)
@@ -672,8 +896,20 @@ private:
         call();
       else if (action < 100)
         escape();
-      else
+      else if (action < 106)
         parallelLoop();
+      else if (action < 115)
+        linalgWrite();
+      else if (action < 121)
+        fillAndCopy();
+      else if (action < 124)
+        affineLoop();
+      else if (action < 127)
+        indexSwitch();
+      else if (action < 129)
+        executeRegion();
+      else
+        writingCall();
     }
     while (!live.empty())
       retire(pick(live.size()));
@@ -721,6 +957,50 @@ private:
     indent = 4;
     emit("}");
     emit("return " + sum + " : f32");
+    indent = 2;
+    emit("}");
+    std::string text;
+    for (const std::string &line : body)
+      text += line + "\n";
+    helpers.push_back(text);
+    lines = saved;
+    indent = savedIndent;
+    return name;
+  }
+
+  /// @fill_<elem>_<space>(%m, %x): m[i] = x + i / 4 for every element.
+  std::string fillFunction(Elem elem, int space) {
+    std::string name =
+        std::string("fill_") + typeName(elem) + "_" + std::to_string(space);
+    for (char &c : name)
+      if (!isalnum(static_cast<unsigned char>(c)))
+        c = '_';
+    if (!sumFunctions.insert(name).second)
+      return name;
+    std::vector<std::string> body;
+    std::vector<std::string> *saved = lines;
+    int savedIndent = indent;
+    lines = &body;
+    indent = 2;
+    std::string type = memrefType("?", elem, space);
+    emit("func.func private @" + name + "(%m: " + type + ", %x: f32) {");
+    indent = 4;
+    emit("%c0 = arith.constant 0 : index");
+    emit("%c1 = arith.constant 1 : index");
+    std::string size = fresh("size"), quarter = constF32(0.25), i = fresh("i");
+    emit(size + " = memref.dim %m, %c0 : " + type);
+    emit("scf.for " + i + " = %c0 to " + size + " step %c1 {");
+    indent = 6;
+    std::string wide = fresh("w"), fi = fresh("fi"), scaled = fresh("s"),
+                value = fresh("s");
+    emit(wide + " = arith.index_cast " + i + " : index to i64");
+    emit(fi + " = arith.sitofp " + wide + " : i64 to f32");
+    emit(scaled + " = arith.mulf " + fi + ", " + quarter + " : f32");
+    emit(value + " = arith.addf " + scaled + ", %x : f32");
+    emit("memref.store " + fromF32(value, elem) + ", %m[" + i + "] : " + type);
+    indent = 4;
+    emit("}");
+    emit("return");
     indent = 2;
     emit("}");
     std::string text;
@@ -808,6 +1088,7 @@ private:
   ProgramFeatures *features = nullptr;
   int deallocMode = 0;
   unsigned counter = 0, handles = 0, nextSlot = 0, writes = 0;
+  int64_t rank2Columns = 0; ///< of the 2-D linalg.generic being written
   std::vector<std::string> *lines = nullptr;
   int indent = 0;
   Handle input;

@@ -17,11 +17,15 @@
 //
 // What the kernels use, at random: f32, f64, i8, i1, i4, index and
 // vector<3xf32> elements; memory space 1; 2-D buffers accessed through
-// collapse_shape; subviews and casts; arith.select of two buffers; scf.if
-// branches and scf.for/scf.while bodies with buffers of their own (and an
-// outer buffer updated inside); a buffer carried through scf.for iter_args;
-// calls of a function that reads a buffer; an address taken with
-// extract_aligned_pointer_as_index and read through later; a returned
+// collapse_shape; subviews, reinterpret_casts and casts; arith.select of
+// two buffers; scf.if branches, scf.index_switch cases, scf.execute_region,
+// and scf.for/scf.while/affine.for bodies with buffers of their own (and an
+// outer buffer updated inside); scf.forall/scf.parallel iterations with
+// buffers of their own; a buffer carried through scf.for iter_args;
+// elementwise linalg.generic writes, 1-D or 2-D through expand_shape, some
+// in place or reading their output; linalg.fill and memref.copy of a
+// prefix; calls of functions that read or write a buffer; an address taken
+// with extract_aligned_pointer_as_index and read through later; a returned
 // buffer; `?` sizes given by constants; no deallocs, deallocs at each
 // buffer's last use, or all at the end.
 //
@@ -43,6 +47,8 @@ struct ProgramFeatures {
   unsigned spaceOne = 0; ///< buffers in memory space 1
   unsigned subByte = 0;  ///< i1 and i4 buffers
   unsigned parallel = 0; ///< scf.forall and scf.parallel loops
+  unsigned linalg = 0;   ///< linalg.generic, and linalg.fill (+ memref.copy)
+  unsigned otherRegions = 0; ///< affine.for, scf.index_switch, execute_region
 };
 
 /// The program of `seed` (the same seed always gives the same text).

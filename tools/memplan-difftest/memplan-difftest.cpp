@@ -74,8 +74,8 @@ llvm::cl::opt<unsigned>
 
 /// Pipelines on the module (no anchor: the pass manager is the module's).
 constexpr const char *kLowering =
-    "scf-forall-to-parallel, convert-scf-to-cf, expand-strided-metadata, "
-    "lower-affine, "
+    "convert-linalg-to-loops, scf-forall-to-parallel, "
+    "expand-strided-metadata, lower-affine, convert-scf-to-cf, "
     "finalize-memref-to-llvm, convert-vector-to-llvm, convert-arith-to-llvm, "
     "convert-func-to-llvm, convert-cf-to-llvm, reconcile-unrealized-casts";
 constexpr const char *kVerifyPacking = "memplan-verify-packing";
@@ -255,6 +255,8 @@ bool runSeed(uint64_t seed, MLIRContext &context, Runner &runner,
   totals.features.spaceOne += features.spaceOne;
   totals.features.subByte += features.subByte;
   totals.features.parallel += features.parallel;
+  totals.features.linalg += features.linalg;
+  totals.features.otherRegions += features.otherRegions;
 
   bool ok = true;
   auto fail = [&](const Twine &message, ModuleOp module, StringRef suffix) {
@@ -376,10 +378,13 @@ int main(int argc, char **argv) {
                << totals.features.nested << " in regions, "
                << totals.features.spaceOne << " in memory space 1, "
                << totals.features.subByte << " of i1/i4), parallel loops "
-               << totals.features.parallel << ", addresses taken "
-               << totals.features.escapes << ", views and selects "
-               << totals.features.views << "; views in the greedy packings "
-               << totals.packedViews << "\n"
+               << totals.features.parallel << ", linalg writes "
+               << totals.features.linalg << ", affine.for/index_switch/"
+               << "execute_region " << totals.features.otherRegions
+               << ", addresses taken " << totals.features.escapes
+               << ", views and selects " << totals.features.views
+               << "; views in the greedy packings " << totals.packedViews
+               << "\n"
                << (failures ? "FAILED: " : "ok: ") << failures
                << " failing programs\n";
   return failures ? 1 : 0;
