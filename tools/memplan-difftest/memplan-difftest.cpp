@@ -5,7 +5,10 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Generates random bufferized programs (BufferizedProgramGenerator.h), packs
-// each with every algorithm of --memplan-pack-allocs, checks each packing
+// each with every algorithm of --memplan-pack-allocs (and, for programs
+// without deallocs, again after the recommended recipe's
+// buffer-results-to-out-params and upstream's deallocation pipeline),
+// checks each packing
 // with --memplan-verify-packing, lowers it to LLVM and runs it with MLIR's
 // ExecutionEngine (the JIT mlir-runner uses), and compares the checksum it
 // returns with the unpacked program's. A deliberately corrupted packing
@@ -108,7 +111,9 @@ struct Outcome {
 struct Totals {
   unsigned programs = 0, runs = 0, mismatches = 0, checkerRefusals = 0,
            packFailures = 0, corruptedTried = 0, corruptedDiffer = 0,
-           corruptedRefused = 0, corruptedNotApplicable = 0;
+           corruptedRefused = 0, corruptedNotApplicable = 0, recipePrograms = 0,
+           recipeDeallocs = 0, recipeViews = 0, recipeCorruptedTried = 0,
+           recipeCorruptedDiffer = 0, recipeCorruptedRefused = 0;
   memplan::ProgramFeatures features;
   unsigned packedViews = 0;
 };
@@ -184,6 +189,25 @@ public:
 private:
   MLIRContext &context;
 };
+
+/// What the recommended recipe (docs/integration.md) runs before packing.
+constexpr const char *kRecipe =
+    "buffer-results-to-out-params{hoist-static-allocs=true "
+    "modify-public-functions=true}, buffer-deallocation-pipeline";
+
+/// Whether upstream's deallocation pipeline can take `module`: no deallocs
+/// yet (it places them all) and no buffer outside memory space 0 (which it
+/// would free, and the LLVM lowering cannot).
+bool takesDeallocationPipeline(ModuleOp module) {
+  WalkResult walk = module.walk([](Operation *op) {
+    auto alloc = dyn_cast<memref::AllocOp>(op);
+    if (isa<memref::DeallocOp>(op) ||
+        (alloc && alloc.getType().getMemorySpace()))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
+}
 
 /// The locations of the first two allocs of @kernel: two buffers live
 /// together with different contents (the generator makes them so).
@@ -273,38 +297,92 @@ bool runSeed(uint64_t seed, MLIRContext &context, Runner &runner,
     fail("the unpacked program " + expected.describe(), nullptr, "");
     return false;
   }
-  OwningOpRef<ModuleOp> greedy;
-  for (memplan::Algorithm each : memplan::kAllAlgorithms) {
-    std::string algorithm(memplan::getAlgorithmName(each));
-    OwningOpRef<ModuleOp> packed = base->clone();
-    std::string pipeline = std::string("memplan-pack-allocs{algorithm=") +
-                           algorithm + " search-nodes=2000}";
-    if (std::string error = runner.applyPipeline(*packed, pipeline);
+  // Packs `source` with every algorithm, checks each packing and runs it;
+  // returns greedy by size's packing. `stage` names the source in messages
+  // and file names ("" for the generated program).
+  auto packEach = [&](ModuleOp source,
+                      const std::string &stage) -> OwningOpRef<ModuleOp> {
+    OwningOpRef<ModuleOp> greedy;
+    for (memplan::Algorithm each : memplan::kAllAlgorithms) {
+      std::string algorithm(memplan::getAlgorithmName(each));
+      std::string label = stage.empty() ? algorithm : stage + "." + algorithm;
+      std::string what =
+          stage.empty() ? algorithm : algorithm + " after the " + stage;
+      OwningOpRef<ModuleOp> packed = source.clone();
+      std::string pipeline = std::string("memplan-pack-allocs{algorithm=") +
+                             algorithm + " search-nodes=2000}";
+      if (std::string error = runner.applyPipeline(*packed, pipeline);
+          !error.empty()) {
+        ++totals.packFailures;
+        fail(Twine("--memplan-pack-allocs with ") + what + " failed: " + error,
+             *packed, label);
+        continue;
+      }
+      if (std::string error = runner.applyPipeline(*packed, kVerifyPacking);
+          !error.empty()) {
+        ++totals.checkerRefusals;
+        fail(Twine("--memplan-verify-packing refused the ") + what +
+                 " packing: " + error,
+             *packed, label);
+      }
+      Outcome outcome = runner.run(*packed);
+      ++totals.runs;
+      if (!(outcome == expected)) {
+        ++totals.mismatches;
+        fail(Twine("packed with ") + what + ": " + outcome.describe() +
+                 ", unpacked: " + expected.describe(),
+             *packed, label);
+      }
+      if (each == memplan::Algorithm::GreedyBySize)
+        greedy = std::move(packed);
+    }
+    return greedy;
+  };
+  OwningOpRef<ModuleOp> greedy = packEach(*base, "");
+  if (greedy)
+    greedy->walk([&](memref::ViewOp) { ++totals.packedViews; });
+
+  // The recommended recipe (docs/integration.md): returned buffers made
+  // out-params and upstream's deallocation pipeline run first, then packed.
+  // The deallocated program must give the same checksum, and so must each
+  // packing of it.
+  if (takesDeallocationPipeline(*base)) {
+    ++totals.recipePrograms;
+    OwningOpRef<ModuleOp> freed = base->clone();
+    if (std::string error = runner.applyPipeline(*freed, kRecipe);
         !error.empty()) {
-      ++totals.packFailures;
-      fail(Twine("--memplan-pack-allocs with ") + algorithm +
-               " failed: " + error,
-           *packed, algorithm);
-      continue;
-    }
-    if (std::string error = runner.applyPipeline(*packed, kVerifyPacking);
-        !error.empty()) {
-      ++totals.checkerRefusals;
-      fail(Twine("--memplan-verify-packing refused the ") + algorithm +
-               " packing: " + error,
-           *packed, algorithm);
-    }
-    Outcome outcome = runner.run(*packed);
-    ++totals.runs;
-    if (!(outcome == expected)) {
-      ++totals.mismatches;
-      fail(Twine("packed with ") + algorithm + ": " + outcome.describe() +
-               ", unpacked: " + expected.describe(),
-           *packed, algorithm);
-    }
-    if (each == memplan::Algorithm::GreedyBySize) {
-      packed->walk([&](memref::ViewOp) { ++totals.packedViews; });
-      greedy = std::move(packed);
+      fail("the deallocation recipe failed: " + error, *freed, "recipe");
+    } else {
+      Outcome outcome = runner.run(*freed);
+      ++totals.runs;
+      if (outcome == expected) {
+        freed->walk([&](memref::DeallocOp) { ++totals.recipeDeallocs; });
+        OwningOpRef<ModuleOp> packed = packEach(*freed, "recipe");
+        if (packed)
+          packed->walk([&](memref::ViewOp) { ++totals.recipeViews; });
+        // Its oracle can fail too.
+        if (packed && corrupt(*packed, firstTwoAllocs(*base))) {
+          ++totals.recipeCorruptedTried;
+          if (!(runner.run(*packed) == expected))
+            ++totals.recipeCorruptedDiffer;
+          else
+            fail("a corrupted packing after the recipe printed the same "
+                 "checksum",
+                 *packed, "recipe.corrupted");
+          ++totals.runs;
+          if (!runner.applyPipeline(*packed, kVerifyPacking).empty())
+            ++totals.recipeCorruptedRefused;
+          else
+            fail("--memplan-verify-packing accepted a corrupted packing "
+                 "after the recipe",
+                 *packed, "recipe.corrupted");
+        }
+      } else {
+        ++totals.mismatches;
+        fail("after the deallocation recipe: " + outcome.describe() +
+                 ", before: " + expected.describe(),
+             *freed, "recipe");
+      }
     }
   }
 
@@ -385,6 +463,14 @@ int main(int argc, char **argv) {
                << ", views and selects " << totals.features.views
                << "; views in the greedy packings " << totals.packedViews
                << "\n"
+               << "after upstream's deallocation pipeline (the recipe): "
+               << totals.recipePrograms << " programs, "
+               << totals.recipeDeallocs << " deallocs placed, "
+               << totals.recipeViews << " views in their greedy packings; "
+               << "corrupted: " << totals.recipeCorruptedDiffer << " of "
+               << totals.recipeCorruptedTried << " changed the checksum, "
+               << totals.recipeCorruptedRefused << " of "
+               << totals.recipeCorruptedTried << " refused by the checker\n"
                << (failures ? "FAILED: " : "ok: ") << failures
                << " failing programs\n";
   return failures ? 1 : 0;
