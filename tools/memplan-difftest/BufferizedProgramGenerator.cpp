@@ -498,6 +498,20 @@ private:
       emit("memref.dealloc " + local.allocValue + " : " + local.allocType);
   }
 
+  /// Emits `open`, then what `body` emits one level deeper, then
+  /// `terminator` (if any) and the closing brace.
+  template <typename Body>
+  void region(const std::string &open, Body body,
+              const std::string &terminator = "") {
+    emit(open);
+    indent += 2;
+    body();
+    if (!terminator.empty())
+      emit(terminator);
+    indent -= 2;
+    emit("}");
+  }
+
   void branches() {
     Buffer *outer = randomLive();
     emit("scf.if %cond {");
@@ -514,13 +528,11 @@ private:
   void forLoop() {
     Buffer *outer = randomLive();
     std::string i = fresh("i");
-    emit("scf.for " + i + " = %c0 to %n step %c1 {");
-    indent += 2;
-    regionBuffer(outer);
-    if (chance(50))
+    region("scf.for " + i + " = %c0 to %n step %c1 {", [&] {
       regionBuffer(outer);
-    indent -= 2;
-    emit("}");
+      if (chance(50))
+        regionBuffer(outer);
+    });
   }
 
   void whileLoop() {
@@ -552,20 +564,20 @@ private:
     std::string iv = fresh("p");
     std::string count = std::to_string(2 + pick(3));
     bool forall = chance(50);
-    if (forall) {
-      emit("scf.forall (" + iv + ") in (" + count + ") {");
-    } else {
+    std::string open = "scf.forall (" + iv + ") in (" + count + ") {";
+    if (!forall) {
       std::string upper = constIndex(std::stoll(count));
-      emit("scf.parallel (" + iv + ") = (%c0) to (" + upper + ") step (%c1) {");
+      open =
+          "scf.parallel (" + iv + ") = (%c0) to (" + upper + ") step (%c1) {";
     }
-    indent += 2;
-    regionBuffer(nullptr, iv);
-    if (chance(50))
-      regionBuffer(nullptr, iv);
-    if (!forall)
-      emit("scf.reduce");
-    indent -= 2;
-    emit("}");
+    region(
+        open,
+        [&] {
+          regionBuffer(nullptr, iv);
+          if (chance(50))
+            regionBuffer(nullptr, iv);
+        },
+        forall ? "" : "scf.reduce");
     ++features->parallel;
   }
 
@@ -601,23 +613,15 @@ private:
     live.push_back(std::move(carriedBuffer));
   }
 
-  /// Passes a buffer to @sum_*, which reads it and keeps nothing.
-  void call() {
-    Buffer *buffer = randomLive();
-    if (!buffer || !buffer->access.identity)
-      return newBuffer();
-    std::string type = memrefType("?", buffer->elem, buffer->space);
-    std::string argument = buffer->access.value;
-    if (buffer->access.type != type) {
-      argument = fresh("cast");
-      emit(argument + " = memref.cast " + buffer->access.value + " : " +
-           buffer->access.type + " to " + type);
-    }
-    std::string callee = sumFunction(buffer->elem, buffer->space);
-    std::string result = fresh("called");
-    emit(result + " = func.call @" + callee + "(" + argument + ") : (" + type +
-         ") -> f32");
-    addToOut(result);
+  /// `buffer`'s access handle as an argument of type `type` (memref<?x...>)
+  /// of a helper function: itself, or a memref.cast of it.
+  std::string asHelperArgument(const Buffer &buffer, const std::string &type) {
+    if (buffer.access.type == type)
+      return buffer.access.value;
+    std::string argument = fresh("cast");
+    emit(argument + " = memref.cast " + buffer.access.value + " : " +
+         buffer.access.type + " to " + type);
+    return argument;
   }
 
   /// Takes the address of a buffer; it is read through when the buffer
@@ -794,11 +798,8 @@ private:
   void affineLoop() {
     Buffer *outer = randomLive();
     std::string i = fresh("i");
-    emit("affine.for " + i + " = 0 to " + std::to_string(1 + pick(3)) + " {");
-    indent += 2;
-    regionBuffer(outer);
-    indent -= 2;
-    emit("}");
+    region("affine.for " + i + " = 0 to " + std::to_string(1 + pick(3)) + " {",
+           [&] { regionBuffer(outer); });
     ++features->otherRegions;
   }
 
@@ -807,15 +808,14 @@ private:
   void indexSwitch() {
     Buffer *outer = randomLive();
     emit("scf.index_switch %n");
-    for (const char *label : {"case 2 {", "case 3 {", "default {"}) {
-      emit(label);
-      indent += 2;
-      if (chance(80))
-        regionBuffer(outer);
-      emit("scf.yield");
-      indent -= 2;
-      emit("}");
-    }
+    for (const char *label : {"case 2 {", "case 3 {", "default {"})
+      region(
+          label,
+          [&] {
+            if (chance(80))
+              regionBuffer(outer);
+          },
+          "scf.yield");
     ++features->otherRegions;
   }
 
@@ -824,32 +824,31 @@ private:
   /// these programs once scf is lowered to cf.)
   void executeRegion() {
     Buffer *outer = randomLive();
-    emit("scf.execute_region {");
-    indent += 2;
-    regionBuffer(outer);
-    emit("scf.yield");
-    indent -= 2;
-    emit("}");
+    region(
+        "scf.execute_region {", [&] { regionBuffer(outer); }, "scf.yield");
     ++features->otherRegions;
   }
 
-  /// Passes a buffer to @fill_*, which writes every element and keeps
-  /// nothing.
-  void writingCall() {
+  /// Passes a buffer to @sum_*, which reads it, or to @fill_*, which
+  /// writes every element (`writing`); neither keeps anything of it.
+  void call(bool writing) {
     Buffer *buffer = randomLive();
     if (!buffer || !buffer->access.identity)
       return newBuffer();
     std::string type = memrefType("?", buffer->elem, buffer->space);
-    std::string argument = buffer->access.value;
-    if (buffer->access.type != type) {
-      argument = fresh("cast");
-      emit(argument + " = memref.cast " + buffer->access.value + " : " +
-           buffer->access.type + " to " + type);
+    std::string argument = asHelperArgument(*buffer, type);
+    if (writing) {
+      std::string callee = fillFunction(buffer->elem, buffer->space);
+      std::string value = constF32(salt() * 7 + 0.03125 * ++writes);
+      emit("func.call @" + callee + "(" + argument + ", " + value + ") : (" +
+           type + ", f32) -> ()");
+      return;
     }
-    std::string callee = fillFunction(buffer->elem, buffer->space);
-    std::string value = constF32(salt() * 7 + 0.03125 * ++writes);
-    emit("func.call @" + callee + "(" + argument + ", " + value + ") : (" +
-         type + ", f32) -> ()");
+    std::string callee = sumFunction(buffer->elem, buffer->space);
+    std::string result = fresh("called");
+    emit(result + " = func.call @" + callee + "(" + argument + ") : (" + type +
+         ") -> f32");
+    addToOut(result);
   }
 
   std::vector<std::string> writeKernel() {
@@ -900,7 +899,7 @@ private:
       else if (action < 83)
         carried();
       else if (action < 90)
-        call();
+        call(/*writing=*/false);
       else if (action < 100)
         escape();
       else if (action < 106)
@@ -916,7 +915,7 @@ private:
       else if (action < 129)
         executeRegion();
       else
-        writingCall();
+        call(/*writing=*/true);
     }
     while (!live.empty())
       retire(pick(live.size()));
@@ -932,13 +931,19 @@ private:
   // Helper functions and @main
   //===--------------------------------------------------------------------===//
 
-  std::string sumFunction(Elem elem, int space) {
+  /// Writes the function @<kind>_<elem>_<space>(%m: memref<?x...>
+  /// `extraParameters`) `results` once, and returns its name. `writeBody`
+  /// emits its body after %c0 and %c1, given %m's type.
+  template <typename WriteBody>
+  std::string helperFunction(const char *kind, Elem elem, int space,
+                             const std::string &extraParameters,
+                             const std::string &results, WriteBody writeBody) {
     std::string name =
-        std::string("sum_") + typeName(elem) + "_" + std::to_string(space);
+        std::string(kind) + "_" + typeName(elem) + "_" + std::to_string(space);
     for (char &c : name)
       if (!isalnum(static_cast<unsigned char>(c)))
         c = '_';
-    if (!sumFunctions.insert(name).second)
+    if (!helperNames.insert(name).second)
       return name;
     std::vector<std::string> body;
     std::vector<std::string> *saved = lines;
@@ -946,24 +951,12 @@ private:
     lines = &body;
     indent = 2;
     std::string type = memrefType("?", elem, space);
-    emit("func.func private @" + name + "(%m: " + type + ") -> f32 {");
+    emit("func.func private @" + name + "(%m: " + type + extraParameters + ")" +
+         results + " {");
     indent = 4;
     emit("%c0 = arith.constant 0 : index");
     emit("%c1 = arith.constant 1 : index");
-    std::string size = fresh("size"), zero = constF32(0), sum = fresh("sum"),
-                i = fresh("i"), acc = fresh("acc");
-    emit(size + " = memref.dim %m, %c0 : " + type);
-    emit(sum + " = scf.for " + i + " = %c0 to " + size +
-         " step %c1 iter_args(" + acc + " = " + zero + ") -> (f32) {");
-    indent = 6;
-    std::string loaded = fresh("ld");
-    emit(loaded + " = memref.load %m[" + i + "] : " + type);
-    std::string value = toF32(loaded, elem), next = fresh("s");
-    emit(next + " = arith.addf " + acc + ", " + value + " : f32");
-    emit("scf.yield " + next + " : f32");
-    indent = 4;
-    emit("}");
-    emit("return " + sum + " : f32");
+    writeBody(type);
     indent = 2;
     emit("}");
     std::string text;
@@ -975,48 +968,48 @@ private:
     return name;
   }
 
+  /// @sum_<elem>_<space>(%m) -> f32: the sum of every element.
+  std::string sumFunction(Elem elem, int space) {
+    return helperFunction(
+        "sum", elem, space, "", " -> f32", [&](const std::string &type) {
+          std::string size = fresh("size"), zero = constF32(0),
+                      sum = fresh("sum"), i = fresh("i"), acc = fresh("acc");
+          emit(size + " = memref.dim %m, %c0 : " + type);
+          emit(sum + " = scf.for " + i + " = %c0 to " + size +
+               " step %c1 iter_args(" + acc + " = " + zero + ") -> (f32) {");
+          indent += 2;
+          std::string loaded = fresh("ld");
+          emit(loaded + " = memref.load %m[" + i + "] : " + type);
+          std::string value = toF32(loaded, elem), next = fresh("s");
+          emit(next + " = arith.addf " + acc + ", " + value + " : f32");
+          emit("scf.yield " + next + " : f32");
+          indent -= 2;
+          emit("}");
+          emit("return " + sum + " : f32");
+        });
+  }
+
   /// @fill_<elem>_<space>(%m, %x): m[i] = x + i / 4 for every element.
   std::string fillFunction(Elem elem, int space) {
-    std::string name =
-        std::string("fill_") + typeName(elem) + "_" + std::to_string(space);
-    for (char &c : name)
-      if (!isalnum(static_cast<unsigned char>(c)))
-        c = '_';
-    if (!sumFunctions.insert(name).second)
-      return name;
-    std::vector<std::string> body;
-    std::vector<std::string> *saved = lines;
-    int savedIndent = indent;
-    lines = &body;
-    indent = 2;
-    std::string type = memrefType("?", elem, space);
-    emit("func.func private @" + name + "(%m: " + type + ", %x: f32) {");
-    indent = 4;
-    emit("%c0 = arith.constant 0 : index");
-    emit("%c1 = arith.constant 1 : index");
-    std::string size = fresh("size"), quarter = constF32(0.25), i = fresh("i");
-    emit(size + " = memref.dim %m, %c0 : " + type);
-    emit("scf.for " + i + " = %c0 to " + size + " step %c1 {");
-    indent = 6;
-    std::string wide = fresh("w"), fi = fresh("fi"), scaled = fresh("s"),
-                value = fresh("s");
-    emit(wide + " = arith.index_cast " + i + " : index to i64");
-    emit(fi + " = arith.sitofp " + wide + " : i64 to f32");
-    emit(scaled + " = arith.mulf " + fi + ", " + quarter + " : f32");
-    emit(value + " = arith.addf " + scaled + ", %x : f32");
-    emit("memref.store " + fromF32(value, elem) + ", %m[" + i + "] : " + type);
-    indent = 4;
-    emit("}");
-    emit("return");
-    indent = 2;
-    emit("}");
-    std::string text;
-    for (const std::string &line : body)
-      text += line + "\n";
-    helpers.push_back(text);
-    lines = saved;
-    indent = savedIndent;
-    return name;
+    return helperFunction(
+        "fill", elem, space, ", %x: f32", "", [&](const std::string &type) {
+          std::string size = fresh("size"), quarter = constF32(0.25),
+                      i = fresh("i");
+          emit(size + " = memref.dim %m, %c0 : " + type);
+          emit("scf.for " + i + " = %c0 to " + size + " step %c1 {");
+          indent += 2;
+          std::string wide = fresh("w"), fi = fresh("fi"), scaled = fresh("s"),
+                      value = fresh("s");
+          emit(wide + " = arith.index_cast " + i + " : index to i64");
+          emit(fi + " = arith.sitofp " + wide + " : i64 to f32");
+          emit(scaled + " = arith.mulf " + fi + ", " + quarter + " : f32");
+          emit(value + " = arith.addf " + scaled + ", %x : f32");
+          emit("memref.store " + fromF32(value, elem) + ", %m[" + i +
+               "] : " + type);
+          indent -= 2;
+          emit("}");
+          emit("return");
+        });
   }
 
   static std::string readRawFunction() {
@@ -1107,7 +1100,7 @@ private:
   std::set<unsigned> consumed;
   std::vector<std::string> deferredDeallocs;
   std::vector<std::string> helpers;
-  std::set<std::string> sumFunctions;
+  std::set<std::string> helperNames;
 };
 
 } // namespace
