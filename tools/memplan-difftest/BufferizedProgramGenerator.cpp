@@ -765,6 +765,51 @@ private:
     emit("}");
   }
 
+  /// A new 4x4 f32 buffer C = fill, then C += A x B with linalg.matmul
+  /// (a reduction: C is read and written for each k), A and B expand_shape
+  /// views (4xK and Kx4) of prefixes of live f32 buffers or of the input.
+  void matmul() {
+    ++features->linalg;
+    int64_t k = pick(2) ? 4 : 2;
+    auto operand = [&](const std::string &shape) {
+      std::vector<const Buffer *> candidates;
+      for (const Buffer &buffer : live)
+        if (buffer.elem == Elem::F32 && buffer.access.identity &&
+            buffer.access.count >= 4 * k)
+          candidates.push_back(&buffer);
+      const Buffer *buffer = !candidates.empty() && chance(70)
+                                 ? candidates[pick(candidates.size())]
+                                 : nullptr;
+      int space = buffer ? buffer->space : 0;
+      Handle flat =
+          prefix(buffer ? buffer->access : input, Elem::F32, space, 4 * k);
+      Handle matrix{handles++, fresh("mat"),
+                    memrefType(shape, Elem::F32, space), 4 * k, true};
+      emit(matrix.value + " = memref.expand_shape " + flat.value +
+           " [[0, 1]] output_shape [" +
+           (shape[0] == '4' ? "4, " + std::to_string(k)
+                            : std::to_string(k) + ", 4") +
+           "] : " + flat.type + " into " + matrix.type);
+      ++features->views;
+      return matrix;
+    };
+    Handle a = operand("4x" + std::to_string(k));
+    Handle b = operand(std::to_string(k) + "x4");
+    Buffer c = allocate(Elem::F32, 16, false, false);
+    std::string init = constF32(salt() + 0.03125 * ++writes);
+    emit("linalg.fill ins(" + init + " : f32) outs(" + c.access.value + " : " +
+         c.access.type + ")");
+    // A `?` size is given a static one by a subview first.
+    Handle flat = prefix(c.access, Elem::F32, c.space, 16);
+    std::string matrix = fresh("mat");
+    std::string type = memrefType("4x4", Elem::F32, c.space);
+    emit(matrix + " = memref.expand_shape " + flat.value +
+         " [[0, 1]] output_shape [4, 4] : " + flat.type + " into " + type);
+    emit("linalg.matmul ins(" + a.value + ", " + b.value + " : " + a.type +
+         ", " + b.type + ") outs(" + matrix + " : " + type + ")");
+    live.push_back(std::move(c));
+  }
+
   /// Fills a live buffer with linalg.fill, then maybe copies part of
   /// another buffer of its element type over it with memref.copy.
   void fillAndCopy() {
@@ -878,7 +923,7 @@ private:
         auto [source, sourceElem] = randomSource();
         write(returned, Elem::F32, &source, sourceElem);
       }
-      int action = pick(133);
+      int action = pick(138);
       if (action < 25)
         newBuffer();
       else if (action < 33)
@@ -914,8 +959,10 @@ private:
         indexSwitch();
       else if (action < 129)
         executeRegion();
-      else
+      else if (action < 133)
         call(/*writing=*/true);
+      else
+        matmul();
     }
     while (!live.empty())
       retire(pick(live.size()));

@@ -24,7 +24,7 @@
 // buffers of their own; a buffer carried through scf.for iter_args;
 // elementwise linalg.generic writes, 1-D or 2-D through expand_shape, some
 // in place or reading their output; linalg.fill and memref.copy of a
-// prefix; calls of functions that read or write a buffer; an address taken
+// prefix; linalg.matmul into a filled buffer; calls of functions that read or write a buffer; an address taken
 // with extract_aligned_pointer_as_index and read through later; a returned
 // buffer; `?` sizes given by constants; no deallocs, deallocs at each
 // buffer's last use, or all at the end.
