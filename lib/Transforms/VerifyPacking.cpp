@@ -15,7 +15,8 @@
 //    over-approximated rather than modelled;
 //  * lifetimes are positions of ops in one block (the innermost block that
 //    holds both views), so a use anywhere inside a loop counts for the
-//    whole loop;
+//    whole loop; only where two views meet at one op that runs each of its
+//    regions at most once does it look inside that op;
 //  * anything it does not understand makes a view live forever, which is
 //    an error as soon as another view shares its bytes;
 //  * an offset is a constant, or inside parallel loops (scf.forall,
@@ -825,7 +826,57 @@ private:
       if (aRegion && bRegion && aRegion != bRegion && runsRegionsInTurn(holder))
         return success();
     }
+    // One is born inside one op of the common block and the other is last
+    // used there (a buffer read for the last time in a branch that then
+    // allocates one): look inside that op.
+    if (aLast == bFirst + 1 && bLast == bFirst + 1 && aFirst < bFirst &&
+        b.home != common &&
+        apartInside(a, b, common->findAncestorOpInBlock(*b.op)))
+      return success();
+    if (bLast == aFirst + 1 && aLast == aFirst + 1 && bFirst < aFirst &&
+        a.home != common &&
+        apartInside(b, a, common->findAncestorOpInBlock(*a.op)))
+      return success();
     return conflict("both may be live at once");
+  }
+
+  /// Whether `inner`, born and dead inside `holder`, and `outer`, live
+  /// before `holder` and not after it, are never live at once: `holder`
+  /// runs each of its regions at most once, nothing of it runs after the
+  /// region that holds `inner` (so outer's uses in its other regions came
+  /// before), and in that region's block outer's last use comes before
+  /// inner is born, or they meet only at an op that holds `inner`, where
+  /// the same holds, recursively.
+  bool apartInside(const CheckedView &outer, const CheckedView &inner,
+                   Operation *holder) {
+    auto branch = dyn_cast<RegionBranchOpInterface>(holder);
+    if (!branch || !runsRegionsInTurn(holder) ||
+        isa<linalg::LinalgOp>(holder) || isa<LoopLikeOpInterface>(holder) ||
+        llvm::is_contained(outer.users, holder))
+      return false;
+    for (unsigned index = 0; index < holder->getNumRegions(); ++index)
+      if (branch.isRepetitiveRegion(index))
+        return false;
+    Region *region = regionIn(holder, inner.home);
+    if (!region || !region->hasOneBlock())
+      return false;
+    SmallVector<RegionSuccessor> successors;
+    branch.getSuccessorRegions(*region, successors);
+    if (!llvm::all_of(successors,
+                      [](RegionSuccessor &next) { return next.isParent(); }))
+      return false;
+    Block *block = &region->front();
+    // Outer's uses in this block; the others came before it ran.
+    int64_t outerLast = 0;
+    for (Operation *user : outer.users)
+      if (Operation *at = block->findAncestorOpInBlock(*user))
+        outerLast = std::max(outerLast, position(block, at) + 1);
+    auto [innerFirst, innerLast] = interval(inner, block);
+    if (outerLast <= innerFirst)
+      return true;
+    return outerLast == innerFirst + 1 && innerLast == innerFirst + 1 &&
+           inner.home != block &&
+           apartInside(outer, inner, block->findAncestorOpInBlock(*inner.op));
   }
 
   /// The region of `holder` that holds `block`.

@@ -296,3 +296,115 @@ func.func @misaligned_stride(%x: memref<16xf32>) {
   memref.dealloc %arena : memref<512xi8>
   return
 }
+
+// -----
+
+// Read again after the buffer that shares its bytes is born in the branch.
+func.func @used_after_birth_in_a_branch(%x: memref<16xf32>, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<64xi8>
+  // expected-note @+1 {{%view is defined here}}
+  %a = memref.view %arena[%c0][] : memref<64xi8> to memref<16xf32>
+  memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  scf.if %c {
+    // expected-error @+1 {{memory conflict: %view_0 at bytes [0, 64) overlaps %view at bytes [0, 64) and both may be live at once}}
+    %b = memref.view %arena[%c0][] : memref<64xi8> to memref<16xf32>
+    memref.copy %x, %b : memref<16xf32> to memref<16xf32>
+    memref.copy %a, %x : memref<16xf32> to memref<16xf32>
+    memref.copy %b, %x : memref<16xf32> to memref<16xf32>
+  }
+  memref.dealloc %arena : memref<64xi8>
+  return
+}
+
+// -----
+
+// Read again after the branch where the other one was born.
+func.func @used_after_the_branch(%x: memref<16xf32>, %y: memref<16xf32>, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<64xi8>
+  // expected-note @+1 {{%view is defined here}}
+  %a = memref.view %arena[%c0][] : memref<64xi8> to memref<16xf32>
+  memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  scf.if %c {
+    memref.copy %a, %y : memref<16xf32> to memref<16xf32>
+    // expected-error @+1 {{memory conflict: %view_0 at bytes [0, 64) overlaps %view at bytes [0, 64) and both may be live at once}}
+    %b = memref.view %arena[%c0][] : memref<64xi8> to memref<16xf32>
+    memref.copy %x, %b : memref<16xf32> to memref<16xf32>
+    memref.copy %b, %x : memref<16xf32> to memref<16xf32>
+  }
+  memref.copy %a, %x : memref<16xf32> to memref<16xf32>
+  memref.dealloc %arena : memref<64xi8>
+  return
+}
+
+// -----
+
+// In a loop body the first buffer is read again in the next iteration.
+func.func @last_use_in_a_loop_body(%x: memref<16xf32>, %y: memref<16xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<64xi8>
+  // expected-note @+1 {{%view is defined here}}
+  %a = memref.view %arena[%c0][] : memref<64xi8> to memref<16xf32>
+  memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    memref.copy %a, %y : memref<16xf32> to memref<16xf32>
+    // expected-error @+1 {{memory conflict: %view_0 at bytes [0, 64) overlaps %view at bytes [0, 64) and both may be live at once}}
+    %b = memref.view %arena[%c0][] : memref<64xi8> to memref<16xf32>
+    memref.copy %y, %b : memref<16xf32> to memref<16xf32>
+    memref.copy %b, %x : memref<16xf32> to memref<16xf32>
+  }
+  memref.dealloc %arena : memref<64xi8>
+  return
+}
+
+// -----
+
+// The before region of an scf.while runs again after the after region.
+func.func @last_use_in_a_while(%x: memref<16xf32>, %y: memref<16xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<64xi8>
+  // expected-note @+1 {{%view is defined here}}
+  %a = memref.view %arena[%c0][] : memref<64xi8> to memref<16xf32>
+  memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  %r = scf.while (%k = %c0) : (index) -> index {
+    memref.copy %a, %y : memref<16xf32> to memref<16xf32>
+    %go = arith.cmpi slt, %k, %n : index
+    scf.condition(%go) %k : index
+  } do {
+  ^bb0(%k2: index):
+    // expected-error @+1 {{memory conflict: %view_0 at bytes [0, 64) overlaps %view at bytes [0, 64) and both may be live at once}}
+    %b = memref.view %arena[%c0][] : memref<64xi8> to memref<16xf32>
+    memref.copy %y, %b : memref<16xf32> to memref<16xf32>
+    memref.copy %b, %x : memref<16xf32> to memref<16xf32>
+    %next = arith.addi %k2, %c1 : index
+    scf.yield %next : index
+  }
+  memref.dealloc %arena : memref<64xi8>
+  return
+}
+
+// -----
+
+// A region of several blocks: the checker orders ops within one block only.
+func.func @last_use_in_a_region_of_blocks(%x: memref<16xf32>, %y: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<64xi8>
+  // expected-note @+1 {{%view is defined here}}
+  %a = memref.view %arena[%c0][] : memref<64xi8> to memref<16xf32>
+  memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  scf.execute_region {
+    memref.copy %a, %y : memref<16xf32> to memref<16xf32>
+    cf.br ^next
+  ^next:
+    // expected-error @+1 {{memory conflict: %view_0 at bytes [0, 64) overlaps %view at bytes [0, 64) and both may be live at once}}
+    %b = memref.view %arena[%c0][] : memref<64xi8> to memref<16xf32>
+    memref.copy %y, %b : memref<16xf32> to memref<16xf32>
+    memref.copy %b, %x : memref<16xf32> to memref<16xf32>
+    scf.yield
+  }
+  memref.dealloc %arena : memref<64xi8>
+  return
+}

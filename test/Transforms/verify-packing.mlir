@@ -111,3 +111,53 @@ func.func @slots(%x: memref<16xf32>) {
   memref.dealloc %arena : memref<832xi8>
   return
 }
+
+// A buffer read for the last time inside a region that runs once, and a
+// buffer born after that in the same block of the region, share bytes: in
+// an scf.if branch (the other branch may read it too: only one runs), an
+// scf.index_switch case, an scf.execute_region, and an scf.if nested in a
+// branch.
+// CHECK-LABEL: func.func @last_use_in_a_region
+func.func @last_use_in_a_region(%x: memref<16xf32>, %c: i1, %k: index) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<128xi8>
+  %keep = memref.view %arena[%c64][] : memref<128xi8> to memref<16xf32>
+  memref.copy %x, %keep : memref<16xf32> to memref<16xf32>
+  %a = memref.view %arena[%c0][] : memref<128xi8> to memref<16xf32>
+  memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  scf.if %c {
+    memref.copy %a, %keep : memref<16xf32> to memref<16xf32>
+    %b = memref.view %arena[%c0][] : memref<128xi8> to memref<16xf32>
+    memref.copy %keep, %b : memref<16xf32> to memref<16xf32>
+    memref.copy %b, %x : memref<16xf32> to memref<16xf32>
+  } else {
+    memref.copy %a, %x : memref<16xf32> to memref<16xf32>
+  }
+  %d = memref.view %arena[%c0][] : memref<128xi8> to memref<16xf32>
+  memref.copy %x, %d : memref<16xf32> to memref<16xf32>
+  scf.index_switch %k
+  case 1 {
+    memref.copy %d, %keep : memref<16xf32> to memref<16xf32>
+    %e = memref.view %arena[%c0][] : memref<128xi8> to memref<16xf32>
+    memref.copy %keep, %e : memref<16xf32> to memref<16xf32>
+    memref.copy %e, %x : memref<16xf32> to memref<16xf32>
+    scf.yield
+  }
+  default {
+  }
+  %f = memref.view %arena[%c0][] : memref<128xi8> to memref<16xf32>
+  memref.copy %x, %f : memref<16xf32> to memref<16xf32>
+  scf.execute_region {
+    scf.if %c {
+      memref.copy %f, %keep : memref<16xf32> to memref<16xf32>
+      %g = memref.view %arena[%c0][] : memref<128xi8> to memref<16xf32>
+      memref.copy %keep, %g : memref<16xf32> to memref<16xf32>
+      memref.copy %g, %x : memref<16xf32> to memref<16xf32>
+    }
+    scf.yield
+  }
+  memref.copy %keep, %x : memref<16xf32> to memref<16xf32>
+  memref.dealloc %arena : memref<128xi8>
+  return
+}

@@ -9,6 +9,7 @@
 #include "BufferizedProgramGenerator.h"
 
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -377,26 +378,44 @@ private:
     live.push_back(std::move(buffer));
   }
 
-  /// Reads everything a buffer is known by into %out, then frees it (or
-  /// leaves that to the end).
-  void retire(size_t index) {
-    Buffer buffer = std::move(live[index]);
+  /// A buffer taken out of `live` to be read for the last time, and the
+  /// views of it not read yet (a select's view is read once, with the first
+  /// of its two buffers).
+  struct Retiring {
+    Buffer buffer;
+    std::vector<Handle> views;
+  };
+
+  Retiring takeForRetirement(size_t index) {
+    Retiring retiring{std::move(live[index]), {}};
     live.erase(live.begin() + index);
+    for (const Handle &handle : retiring.buffer.extraReads)
+      if (consumed.insert(handle.id).second)
+        retiring.views.push_back(handle);
+    return retiring;
+  }
+
+  /// Reads everything a retiring buffer is known by into %out (in a
+  /// parallel loop, into the slots of `iteration`).
+  void readAll(const Retiring &retiring, const std::string &iteration = "") {
+    const Buffer &buffer = retiring.buffer;
     for (const std::string &address : buffer.addresses) {
       std::string element = constIndex(pick(static_cast<int>(
                       std::min<int64_t>(buffer.access.count, 4)))),
                   value = fresh("raw");
       emit(value + " = func.call @read_raw(" + address + ", " + element +
            ") : (index, index) -> f32");
-      addToOut(value);
+      addToOut(value, iteration);
     }
-    addToOut(read(buffer.access, buffer.elem));
-    for (const Handle &handle : buffer.extraReads) {
-      if (consumed.count(handle.id))
-        continue;
-      consumed.insert(handle.id);
-      addToOut(read(handle, buffer.elem));
-    }
+    addToOut(read(buffer.access, buffer.elem), iteration);
+    for (const Handle &handle : retiring.views)
+      addToOut(read(handle, buffer.elem), iteration);
+  }
+
+  /// Frees a retired buffer here, or at the end, or never (the dealloc
+  /// mode).
+  void release(const Retiring &retiring) {
+    const Buffer &buffer = retiring.buffer;
     if (!buffer.mayFree || deallocMode == 0)
       return;
     std::string dealloc =
@@ -405,6 +424,28 @@ private:
       emit(dealloc);
     else
       deferredDeallocs.push_back(dealloc);
+  }
+
+  /// Reads everything a buffer is known by into %out, then frees it (or
+  /// leaves that to the end).
+  void retire(size_t index) {
+    Retiring retiring = takeForRetirement(index);
+    readAll(retiring);
+    release(retiring);
+  }
+
+  /// Sometimes, a live buffer read for the last time at the start of the
+  /// region ops about to be written (so that the buffers they allocate
+  /// after those reads may take its bytes where the region runs once, and
+  /// must not where it repeats); freed after the region op.
+  std::optional<Retiring> maybeRetireInRegion() {
+    if (live.empty() || !chance(35))
+      return std::nullopt;
+    ++features->lastUseInRegion;
+    return takeForRetirement(pick(live.size()));
+  }
+  static const Retiring *orNull(const std::optional<Retiring> &retiring) {
+    return retiring ? &*retiring : nullptr;
   }
 
   //===--------------------------------------------------------------------===//
@@ -487,7 +528,10 @@ private:
 
   /// A buffer of a region: written, read into %out, and maybe written back
   /// into `outer`; freed in the region.
-  void regionBuffer(Buffer *outer, const std::string &iteration = "") {
+  void regionBuffer(Buffer *outer, const std::string &iteration = "",
+                    const Retiring *dying = nullptr) {
+    if (dying)
+      readAll(*dying, iteration);
     Buffer local = allocate(randomElem(), randomCount(), false, true);
     auto [source, sourceElem] = randomSource();
     write(local.access, local.elem, &source, sourceElem);
@@ -513,29 +557,36 @@ private:
   }
 
   void branches() {
+    std::optional<Retiring> dying = maybeRetireInRegion();
     Buffer *outer = randomLive();
     emit("scf.if %cond {");
     indent += 2;
-    regionBuffer(outer);
+    regionBuffer(outer, "", orNull(dying));
     indent -= 2;
     emit("} else {");
     indent += 2;
-    regionBuffer(outer);
+    regionBuffer(outer, "", orNull(dying));
     indent -= 2;
     emit("}");
+    if (dying)
+      release(*dying);
   }
 
   void forLoop() {
+    std::optional<Retiring> dying = maybeRetireInRegion();
     Buffer *outer = randomLive();
     std::string i = fresh("i");
     region("scf.for " + i + " = %c0 to %n step %c1 {", [&] {
-      regionBuffer(outer);
+      regionBuffer(outer, "", orNull(dying));
       if (chance(50))
         regionBuffer(outer);
     });
+    if (dying)
+      release(*dying);
   }
 
   void whileLoop() {
+    std::optional<Retiring> dying = maybeRetireInRegion();
     Buffer *outer = randomLive();
     std::string k = fresh("k"), go = fresh("go"), k2 = fresh("k"),
                 next = fresh("k"), result = fresh("wr");
@@ -549,11 +600,13 @@ private:
     emit("} do {");
     emit("^bb0(" + k2 + ": index):");
     indent += 2;
-    regionBuffer(outer);
+    regionBuffer(outer, "", orNull(dying));
     emit(next + " = arith.addi " + k2 + ", %c1 : index");
     emit("scf.yield " + next + " : index");
     indent -= 2;
     emit("}");
+    if (dying)
+      release(*dying);
   }
 
   /// A loop whose iterations may run at the same time (scf.forall or
@@ -561,6 +614,7 @@ private:
   /// read what is live outside and write only their own buffers and their
   /// own slots of %out.
   void parallelLoop() {
+    std::optional<Retiring> dying = maybeRetireInRegion();
     std::string iv = fresh("p");
     std::string count = std::to_string(2 + pick(3));
     bool forall = chance(50);
@@ -573,11 +627,13 @@ private:
     region(
         open,
         [&] {
-          regionBuffer(nullptr, iv);
+          regionBuffer(nullptr, iv, orNull(dying));
           if (chance(50))
             regionBuffer(nullptr, iv);
         },
         forall ? "" : "scf.reduce");
+    if (dying)
+      release(*dying);
     ++features->parallel;
   }
 
@@ -841,16 +897,20 @@ private:
   //===--------------------------------------------------------------------===//
 
   void affineLoop() {
+    std::optional<Retiring> dying = maybeRetireInRegion();
     Buffer *outer = randomLive();
     std::string i = fresh("i");
     region("affine.for " + i + " = 0 to " + std::to_string(1 + pick(3)) + " {",
-           [&] { regionBuffer(outer); });
+           [&] { regionBuffer(outer, "", orNull(dying)); });
+    if (dying)
+      release(*dying);
     ++features->otherRegions;
   }
 
   /// scf.index_switch on %n (3 in the first call of @kernel, 2 in the
   /// second), each case with a buffer of its own.
   void indexSwitch() {
+    std::optional<Retiring> dying = maybeRetireInRegion();
     Buffer *outer = randomLive();
     emit("scf.index_switch %n");
     for (const char *label : {"case 2 {", "case 3 {", "default {"})
@@ -858,9 +918,11 @@ private:
           label,
           [&] {
             if (chance(80))
-              regionBuffer(outer);
+              regionBuffer(outer, "", orNull(dying));
           },
           "scf.yield");
+    if (dying)
+      release(*dying);
     ++features->otherRegions;
   }
 
@@ -868,9 +930,13 @@ private:
   /// memref.alloca_scope, whose single block cannot hold the loops of
   /// these programs once scf is lowered to cf.)
   void executeRegion() {
+    std::optional<Retiring> dying = maybeRetireInRegion();
     Buffer *outer = randomLive();
     region(
-        "scf.execute_region {", [&] { regionBuffer(outer); }, "scf.yield");
+        "scf.execute_region {", [&] { regionBuffer(outer, "", orNull(dying)); },
+        "scf.yield");
+    if (dying)
+      release(*dying);
     ++features->otherRegions;
   }
 

@@ -24,10 +24,10 @@
 // buffers of their own; a buffer carried through scf.for iter_args;
 // elementwise linalg.generic writes, 1-D or 2-D through expand_shape, some
 // in place or reading their output; linalg.fill and memref.copy of a
-// prefix; linalg.matmul into a filled buffer; calls of functions that read or write a buffer; an address taken
-// with extract_aligned_pointer_as_index and read through later; a returned
-// buffer; `?` sizes given by constants; no deallocs, deallocs at each
-// buffer's last use, or all at the end.
+// prefix; linalg.matmul into a filled buffer; calls of functions that read or
+// write a buffer; an address taken with extract_aligned_pointer_as_index and
+// read through later; a returned buffer; `?` sizes given by constants; no
+// deallocs, deallocs at each buffer's last use, or all at the end.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +49,8 @@ struct ProgramFeatures {
   unsigned parallel = 0; ///< scf.forall and scf.parallel loops
   unsigned linalg = 0;   ///< linalg.generic, and linalg.fill (+ memref.copy)
   unsigned otherRegions = 0; ///< affine.for, scf.index_switch, execute_region
+  unsigned lastUseInRegion = 0; ///< buffers read for the last time in a
+                                ///< region op, before its own buffers
 };
 
 /// The program of `seed` (the same seed always gives the same text).

@@ -281,6 +281,7 @@ bool runSeed(uint64_t seed, MLIRContext &context, Runner &runner,
   totals.features.parallel += features.parallel;
   totals.features.linalg += features.linalg;
   totals.features.otherRegions += features.otherRegions;
+  totals.features.lastUseInRegion += features.lastUseInRegion;
 
   bool ok = true;
   auto fail = [&](const Twine &message, ModuleOp module, StringRef suffix) {
@@ -459,10 +460,11 @@ int main(int argc, char **argv) {
                << totals.features.parallel << ", linalg writes "
                << totals.features.linalg << ", affine.for/index_switch/"
                << "execute_region " << totals.features.otherRegions
-               << ", addresses taken " << totals.features.escapes
-               << ", views and selects " << totals.features.views
-               << "; views in the greedy packings " << totals.packedViews
-               << "\n"
+               << ", last reads in a region op "
+               << totals.features.lastUseInRegion << ", addresses taken "
+               << totals.features.escapes << ", views and selects "
+               << totals.features.views << "; views in the greedy packings "
+               << totals.packedViews << "\n"
                << "after upstream's deallocation pipeline (the recipe): "
                << totals.recipePrograms << " programs, "
                << totals.recipeDeallocs << " deallocs placed, "
