@@ -87,6 +87,122 @@ func.func @while_regions(%x: memref<256xf32>, %n: index) {
 
 // -----
 
+// Other region ops: the cases of an scf.index_switch share bytes like the
+// branches of an scf.if; an affine.for body's buffer serves every
+// iteration and cannot take the bytes of a buffer the loop reads; a buffer
+// read for the last time in a branch gives its bytes to one the branch
+// allocates after that read (also in scf.execute_region), which a loop
+// body never does (the next iteration reads it again).
+// CHECK-LABEL: func.func @switch_cases
+// CHECK: memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<1024xi8>
+// CHECK-COUNT-3: memref.view %{{.*}}[%c0{{.*}}][] : memref<1024xi8> to memref<256xf32>
+// expected-remark @+1 {{memplan: @switch_cases: packed 3 allocations (3072 bytes) into one arena of 1024 bytes}}
+func.func @switch_cases(%k: index, %x: memref<256xf32>) {
+  scf.index_switch %k
+  case 0 {
+    %a = memref.alloc() : memref<256xf32>
+    memref.copy %x, %a : memref<256xf32> to memref<256xf32>
+    memref.copy %a, %x : memref<256xf32> to memref<256xf32>
+    memref.dealloc %a : memref<256xf32>
+    scf.yield
+  }
+  case 1 {
+    %b = memref.alloc() : memref<256xf32>
+    memref.copy %x, %b : memref<256xf32> to memref<256xf32>
+    memref.copy %b, %x : memref<256xf32> to memref<256xf32>
+    memref.dealloc %b : memref<256xf32>
+    scf.yield
+  }
+  default {
+    %c = memref.alloc() : memref<256xf32>
+    memref.copy %x, %c : memref<256xf32> to memref<256xf32>
+    memref.copy %c, %x : memref<256xf32> to memref<256xf32>
+    memref.dealloc %c : memref<256xf32>
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @affine_body
+// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<2048xi8>
+// CHECK: memref.view %[[ARENA]][%c0{{.*}}][]
+// CHECK: affine.for
+// CHECK: memref.view %[[ARENA]][%c1024{{.*}}][]
+// CHECK: }
+// CHECK: memref.view %[[ARENA]][%c1024{{.*}}][]
+// expected-remark @+1 {{memplan: @affine_body: packed 3 allocations (3072 bytes) into one arena of 2048 bytes}}
+func.func @affine_body(%x: memref<256xf32>) {
+  %acc = memref.alloc() : memref<256xf32>
+  memref.copy %x, %acc : memref<256xf32> to memref<256xf32>
+  affine.for %i = 0 to 4 {
+    %t = memref.alloc() : memref<256xf32>
+    memref.copy %acc, %t : memref<256xf32> to memref<256xf32>
+    memref.copy %t, %acc : memref<256xf32> to memref<256xf32>
+    memref.dealloc %t : memref<256xf32>
+  }
+  %after = memref.alloc() : memref<256xf32>
+  memref.copy %acc, %after : memref<256xf32> to memref<256xf32>
+  memref.copy %after, %x : memref<256xf32> to memref<256xf32>
+  memref.dealloc %acc : memref<256xf32>
+  memref.dealloc %after : memref<256xf32>
+  return
+}
+
+// %a is read for the last time in each region op, then a buffer is born
+// there: it takes %a's bytes (offset 0) in the branch and the
+// execute_region, not in the loop body (%s keeps bytes 1024-2047).
+// CHECK-LABEL: func.func @last_read_in_a_region
+// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<3072xi8>
+// CHECK: memref.view %[[ARENA]][%c0{{.*}}][]
+// CHECK: memref.view %[[ARENA]][%c1024{{.*}}][]
+// CHECK: scf.if
+// CHECK: memref.view %[[ARENA]][%c0{{.*}}][]
+// CHECK: scf.execute_region
+// CHECK: memref.view %[[ARENA]][%c0{{.*}}][]
+// CHECK: scf.for
+// CHECK: memref.view %[[ARENA]][%c2048{{.*}}][]
+// expected-remark @+1 {{memplan: @last_read_in_a_region: packed 7 allocations (7168 bytes) into one arena of 3072 bytes}}
+func.func @last_read_in_a_region(%c: i1, %x: memref<256xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.alloc() : memref<256xf32>
+  memref.copy %x, %a : memref<256xf32> to memref<256xf32>
+  %s = memref.alloc() : memref<256xf32>
+  scf.if %c {
+    memref.copy %a, %s : memref<256xf32> to memref<256xf32>
+    %b = memref.alloc() : memref<256xf32>
+    memref.copy %s, %b : memref<256xf32> to memref<256xf32>
+    memref.copy %b, %x : memref<256xf32> to memref<256xf32>
+    memref.dealloc %b : memref<256xf32>
+  }
+  memref.dealloc %a : memref<256xf32>
+  %d = memref.alloc() : memref<256xf32>
+  memref.copy %x, %d : memref<256xf32> to memref<256xf32>
+  scf.execute_region {
+    memref.copy %d, %s : memref<256xf32> to memref<256xf32>
+    %e = memref.alloc() : memref<256xf32>
+    memref.copy %s, %e : memref<256xf32> to memref<256xf32>
+    memref.copy %e, %x : memref<256xf32> to memref<256xf32>
+    memref.dealloc %e : memref<256xf32>
+    scf.yield
+  }
+  memref.dealloc %d : memref<256xf32>
+  %f = memref.alloc() : memref<256xf32>
+  memref.copy %x, %f : memref<256xf32> to memref<256xf32>
+  scf.for %i = %c0 to %n step %c1 {
+    memref.copy %f, %s : memref<256xf32> to memref<256xf32>
+    %g = memref.alloc() : memref<256xf32>
+    memref.copy %s, %g : memref<256xf32> to memref<256xf32>
+    memref.copy %g, %x : memref<256xf32> to memref<256xf32>
+    memref.dealloc %g : memref<256xf32>
+  }
+  memref.copy %s, %x : memref<256xf32> to memref<256xf32>
+  memref.dealloc %f : memref<256xf32>
+  memref.dealloc %s : memref<256xf32>
+  return
+}
+
+// -----
+
 // What stays: a buffer carried to the next iteration (or out of the loop),
 // buffers of loops whose iterations may run at the same time and whose
 // iteration count is not known (pack-allocs-parallel.mlir packs the others),
