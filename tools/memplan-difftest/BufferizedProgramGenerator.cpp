@@ -8,6 +8,7 @@
 
 #include "BufferizedProgramGenerator.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <random>
@@ -556,57 +557,62 @@ private:
     emit("}");
   }
 
-  void branches() {
+  /// Writes a region op with `write(outer, dying)`: `outer` is a live
+  /// buffer its regions may update (or none), `dying` one they read for
+  /// the last time first (or none), freed after the op.
+  template <typename Write> void regionOp(Write write) {
     std::optional<Retiring> dying = maybeRetireInRegion();
     Buffer *outer = randomLive();
-    emit("scf.if %cond {");
-    indent += 2;
-    regionBuffer(outer, "", orNull(dying));
-    indent -= 2;
-    emit("} else {");
-    indent += 2;
-    regionBuffer(outer, "", orNull(dying));
-    indent -= 2;
-    emit("}");
+    write(outer, orNull(dying));
     if (dying)
       release(*dying);
+  }
+
+  void branches() {
+    regionOp([&](Buffer *outer, const Retiring *dying) {
+      emit("scf.if %cond {");
+      indent += 2;
+      regionBuffer(outer, "", dying);
+      indent -= 2;
+      emit("} else {");
+      indent += 2;
+      regionBuffer(outer, "", dying);
+      indent -= 2;
+      emit("}");
+    });
   }
 
   void forLoop() {
-    std::optional<Retiring> dying = maybeRetireInRegion();
-    Buffer *outer = randomLive();
-    std::string i = fresh("i");
-    region("scf.for " + i + " = %c0 to %n step %c1 {", [&] {
-      regionBuffer(outer, "", orNull(dying));
-      if (chance(50))
-        regionBuffer(outer);
+    regionOp([&](Buffer *outer, const Retiring *dying) {
+      std::string i = fresh("i");
+      region("scf.for " + i + " = %c0 to %n step %c1 {", [&] {
+        regionBuffer(outer, "", dying);
+        if (chance(50))
+          regionBuffer(outer);
+      });
     });
-    if (dying)
-      release(*dying);
   }
 
   void whileLoop() {
-    std::optional<Retiring> dying = maybeRetireInRegion();
-    Buffer *outer = randomLive();
-    std::string k = fresh("k"), go = fresh("go"), k2 = fresh("k"),
-                next = fresh("k"), result = fresh("wr");
-    emit(result + " = scf.while (" + k + " = %c0) : (index) -> index {");
-    indent += 2;
-    if (chance(50))
-      regionBuffer(outer);
-    emit(go + " = arith.cmpi slt, " + k + ", %n : index");
-    emit("scf.condition(" + go + ") " + k + " : index");
-    indent -= 2;
-    emit("} do {");
-    emit("^bb0(" + k2 + ": index):");
-    indent += 2;
-    regionBuffer(outer, "", orNull(dying));
-    emit(next + " = arith.addi " + k2 + ", %c1 : index");
-    emit("scf.yield " + next + " : index");
-    indent -= 2;
-    emit("}");
-    if (dying)
-      release(*dying);
+    regionOp([&](Buffer *outer, const Retiring *dying) {
+      std::string k = fresh("k"), go = fresh("go"), k2 = fresh("k"),
+                  next = fresh("k"), result = fresh("wr");
+      emit(result + " = scf.while (" + k + " = %c0) : (index) -> index {");
+      indent += 2;
+      if (chance(50))
+        regionBuffer(outer);
+      emit(go + " = arith.cmpi slt, " + k + ", %n : index");
+      emit("scf.condition(" + go + ") " + k + " : index");
+      indent -= 2;
+      emit("} do {");
+      emit("^bb0(" + k2 + ": index):");
+      indent += 2;
+      regionBuffer(outer, "", dying);
+      emit(next + " = arith.addi " + k2 + ", %c1 : index");
+      emit("scf.yield " + next + " : index");
+      indent -= 2;
+      emit("}");
+    });
   }
 
   /// A loop whose iterations may run at the same time (scf.forall or
@@ -897,32 +903,29 @@ private:
   //===--------------------------------------------------------------------===//
 
   void affineLoop() {
-    std::optional<Retiring> dying = maybeRetireInRegion();
-    Buffer *outer = randomLive();
-    std::string i = fresh("i");
-    region("affine.for " + i + " = 0 to " + std::to_string(1 + pick(3)) + " {",
-           [&] { regionBuffer(outer, "", orNull(dying)); });
-    if (dying)
-      release(*dying);
+    regionOp([&](Buffer *outer, const Retiring *dying) {
+      std::string i = fresh("i");
+      region("affine.for " + i + " = 0 to " + std::to_string(1 + pick(3)) +
+                 " {",
+             [&] { regionBuffer(outer, "", dying); });
+    });
     ++features->otherRegions;
   }
 
   /// scf.index_switch on %n (3 in the first call of @kernel, 2 in the
   /// second), each case with a buffer of its own.
   void indexSwitch() {
-    std::optional<Retiring> dying = maybeRetireInRegion();
-    Buffer *outer = randomLive();
-    emit("scf.index_switch %n");
-    for (const char *label : {"case 2 {", "case 3 {", "default {"})
-      region(
-          label,
-          [&] {
-            if (chance(80))
-              regionBuffer(outer, "", orNull(dying));
-          },
-          "scf.yield");
-    if (dying)
-      release(*dying);
+    regionOp([&](Buffer *outer, const Retiring *dying) {
+      emit("scf.index_switch %n");
+      for (const char *label : {"case 2 {", "case 3 {", "default {"})
+        region(
+            label,
+            [&] {
+              if (chance(80))
+                regionBuffer(outer, "", dying);
+            },
+            "scf.yield");
+    });
     ++features->otherRegions;
   }
 
@@ -930,13 +933,11 @@ private:
   /// memref.alloca_scope, whose single block cannot hold the loops of
   /// these programs once scf is lowered to cf.)
   void executeRegion() {
-    std::optional<Retiring> dying = maybeRetireInRegion();
-    Buffer *outer = randomLive();
-    region(
-        "scf.execute_region {", [&] { regionBuffer(outer, "", orNull(dying)); },
-        "scf.yield");
-    if (dying)
-      release(*dying);
+    regionOp([&](Buffer *outer, const Retiring *dying) {
+      region(
+          "scf.execute_region {", [&] { regionBuffer(outer, "", dying); },
+          "scf.yield");
+    });
     ++features->otherRegions;
   }
 
@@ -960,6 +961,44 @@ private:
     emit(result + " = func.call @" + callee + "(" + argument + ") : (" + type +
          ") -> f32");
     addToOut(result);
+  }
+
+  /// One step of @kernel: an action drawn by weight.
+  void takeAction() {
+    const std::pair<int, std::function<void()>> actions[] = {
+        {25, [&] { newBuffer(); }},
+        {8, [&] { combine(); }},
+        {15,
+         [&] {
+           if (!live.empty())
+             retire(pick(live.size()));
+         }},
+        {8, [&] { view(); }},
+        {5, [&] { select(); }},
+        {7, [&] { branches(); }},
+        {7, [&] { forLoop(); }},
+        {4, [&] { whileLoop(); }},
+        {4, [&] { carried(); }},
+        {7, [&] { call(/*writing=*/false); }},
+        {10, [&] { escape(); }},
+        {6, [&] { parallelLoop(); }},
+        {9, [&] { linalgWrite(); }},
+        {6, [&] { fillAndCopy(); }},
+        {3, [&] { affineLoop(); }},
+        {3, [&] { indexSwitch(); }},
+        {2, [&] { executeRegion(); }},
+        {4, [&] { call(/*writing=*/true); }},
+        {5, [&] { matmul(); }},
+    };
+    int total = 0;
+    for (const auto &action : actions)
+      total += action.first;
+    int drawn = pick(total);
+    for (const auto &[weight, act] : actions) {
+      if (drawn < weight)
+        return act();
+      drawn -= weight;
+    }
   }
 
   std::vector<std::string> writeKernel() {
@@ -989,46 +1028,7 @@ private:
         auto [source, sourceElem] = randomSource();
         write(returned, Elem::F32, &source, sourceElem);
       }
-      int action = pick(138);
-      if (action < 25)
-        newBuffer();
-      else if (action < 33)
-        combine();
-      else if (action < 48) {
-        if (!live.empty())
-          retire(pick(live.size()));
-      } else if (action < 56)
-        view();
-      else if (action < 61)
-        select();
-      else if (action < 68)
-        branches();
-      else if (action < 75)
-        forLoop();
-      else if (action < 79)
-        whileLoop();
-      else if (action < 83)
-        carried();
-      else if (action < 90)
-        call(/*writing=*/false);
-      else if (action < 100)
-        escape();
-      else if (action < 106)
-        parallelLoop();
-      else if (action < 115)
-        linalgWrite();
-      else if (action < 121)
-        fillAndCopy();
-      else if (action < 124)
-        affineLoop();
-      else if (action < 127)
-        indexSwitch();
-      else if (action < 129)
-        executeRegion();
-      else if (action < 133)
-        call(/*writing=*/true);
-      else
-        matmul();
+      takeAction();
     }
     while (!live.empty())
       retire(pick(live.size()));
