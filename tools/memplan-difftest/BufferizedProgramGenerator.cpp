@@ -14,6 +14,7 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 using namespace memplan;
@@ -440,7 +441,8 @@ private:
   /// after those reads may take its bytes where the region runs once, and
   /// must not where it repeats); freed after the region op.
   std::optional<Retiring> maybeRetireInRegion() {
-    if (live.empty() || !chance(35))
+    // Only at the top level: a region op nested in a loop runs again.
+    if (regionDepth > 0 || live.empty() || !chance(35))
       return std::nullopt;
     ++features->lastUseInRegion;
     return takeForRetirement(pick(live.size()));
@@ -536,6 +538,9 @@ private:
     Buffer local = allocate(randomElem(), randomCount(), false, true);
     auto [source, sourceElem] = randomSource();
     write(local.access, local.elem, &source, sourceElem);
+    // Sometimes a region op nested here, while the local buffer lives.
+    if (regionDepth < 2 && !inParallel && chance(25))
+      nestedRegionOp();
     addToOut(read(local.access, local.elem), iteration);
     if (outer && outer->space == 0 && chance(60))
       write(outer->access, outer->elem, &local.access, local.elem);
@@ -563,9 +568,30 @@ private:
   template <typename Write> void regionOp(Write write) {
     std::optional<Retiring> dying = maybeRetireInRegion();
     Buffer *outer = randomLive();
+    ++regionDepth;
     write(outer, orNull(dying));
+    --regionDepth;
     if (dying)
       release(*dying);
+  }
+
+  /// A region op (not a parallel loop) inside a region.
+  void nestedRegionOp() {
+    ++features->nestedRegionOps;
+    switch (pick(6)) {
+    case 0:
+      return branches();
+    case 1:
+      return forLoop();
+    case 2:
+      return whileLoop();
+    case 3:
+      return affineLoop();
+    case 4:
+      return indexSwitch();
+    default:
+      return executeRegion();
+    }
   }
 
   void branches() {
@@ -630,6 +656,10 @@ private:
       open =
           "scf.parallel (" + iv + ") = (%c0) to (" + upper + ") step (%c1) {";
     }
+    // No region op nests in it: two iterations would update one slot of
+    // %out at once.
+    ++regionDepth;
+    bool wasInParallel = std::exchange(inParallel, true);
     region(
         open,
         [&] {
@@ -638,6 +668,8 @@ private:
             regionBuffer(nullptr, iv);
         },
         forall ? "" : "scf.reduce");
+    inParallel = wasInParallel;
+    --regionDepth;
     if (dying)
       release(*dying);
     ++features->parallel;
@@ -1206,6 +1238,8 @@ private:
   bool spaceOneAllowed = true;
   unsigned counter = 0, handles = 0, nextSlot = 0, writes = 0;
   int64_t rank2Columns = 0; ///< of the 2-D linalg.generic being written
+  int regionDepth = 0;      ///< region ops around what is being written
+  bool inParallel = false;  ///< inside a parallel loop
   std::vector<std::string> *lines = nullptr;
   int indent = 0;
   Handle input;

@@ -20,8 +20,9 @@
 // collapse_shape; subviews, reinterpret_casts and casts; arith.select of
 // two buffers; scf.if branches, scf.index_switch cases, scf.execute_region,
 // and scf.for/scf.while/affine.for bodies with buffers of their own (and an
-// outer buffer updated inside); scf.forall/scf.parallel iterations with
-// buffers of their own; a buffer carried through scf.for iter_args;
+// outer buffer updated inside), sometimes one region op nested in another
+// while a buffer of the outer one lives; scf.forall/scf.parallel iterations
+// with buffers of their own; a buffer carried through scf.for iter_args;
 // elementwise linalg.generic writes, 1-D or 2-D through expand_shape, some
 // in place or reading their output; linalg.fill and memref.copy of a
 // prefix; linalg.matmul into a filled buffer; calls of functions that read or
@@ -51,6 +52,7 @@ struct ProgramFeatures {
   unsigned otherRegions = 0; ///< affine.for, scf.index_switch, execute_region
   unsigned lastUseInRegion = 0; ///< buffers read for the last time in a
                                 ///< region op, before its own buffers
+  unsigned nestedRegionOps = 0; ///< region ops inside region ops
 };
 
 /// The program of `seed` (the same seed always gives the same text).

@@ -282,6 +282,7 @@ bool runSeed(uint64_t seed, MLIRContext &context, Runner &runner,
   totals.features.linalg += features.linalg;
   totals.features.otherRegions += features.otherRegions;
   totals.features.lastUseInRegion += features.lastUseInRegion;
+  totals.features.nestedRegionOps += features.nestedRegionOps;
 
   bool ok = true;
   auto fail = [&](const Twine &message, ModuleOp module, StringRef suffix) {
@@ -461,7 +462,8 @@ int main(int argc, char **argv) {
                << totals.features.linalg << ", affine.for/index_switch/"
                << "execute_region " << totals.features.otherRegions
                << ", last reads in a region op "
-               << totals.features.lastUseInRegion << ", addresses taken "
+               << totals.features.lastUseInRegion << ", nested region ops "
+               << totals.features.nestedRegionOps << ", addresses taken "
                << totals.features.escapes << ", views and selects "
                << totals.features.views << "; views in the greedy packings "
                << totals.packedViews << "\n"
