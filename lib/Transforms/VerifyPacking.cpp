@@ -826,29 +826,31 @@ private:
       if (aRegion && bRegion && aRegion != bRegion && runsRegionsInTurn(holder))
         return success();
     }
-    // One is born inside one op of the common block and the other is last
-    // used there (a buffer read for the last time in a branch that then
-    // allocates one): look inside that op.
-    if (aLast == bFirst + 1 && bLast == bFirst + 1 && aFirst < bFirst &&
-        b.home != common &&
-        apartInside(a, b, common->findAncestorOpInBlock(*b.op)))
-      return success();
-    if (bLast == aFirst + 1 && aLast == aFirst + 1 && bFirst < aFirst &&
-        a.home != common &&
-        apartInside(b, a, common->findAncestorOpInBlock(*a.op)))
+    // One is born inside one op of the common block and the other, born
+    // before it, is last used there (a buffer read for the last time in a
+    // branch that then allocates one): look inside that op.
+    if ((aFirst < bFirst && apartFrom(a, aLast, b, common)) ||
+        (bFirst < aFirst && apartFrom(b, bLast, a, common)))
       return success();
     return conflict("both may be live at once");
   }
 
-  /// Whether `inner`, born and dead inside `holder`, and `outer`, live
-  /// before `holder` and not after it, are never live at once: `holder`
-  /// runs each of its regions at most once, nothing of it runs after the
-  /// region that holds `inner` (so outer's uses in its other regions came
-  /// before), and in that region's block outer's last use comes before
-  /// inner is born, or they meet only at an op that holds `inner`, where
-  /// the same holds, recursively.
-  bool apartInside(const CheckedView &outer, const CheckedView &inner,
-                   Operation *holder) {
+  /// Whether `outer`, whose last use in `block` is before position
+  /// `outerLast` (its uses outside `block` all came before it ran), and
+  /// `inner`, whose home lies in `block`, are never live at once: outer's
+  /// last use comes before inner is born, or they meet only at an op of
+  /// `block` that holds `inner` and runs each of its regions at most once,
+  /// nothing of it after the region that holds `inner` (so outer's uses in
+  /// its other regions came before), where the same holds, recursively.
+  bool apartFrom(const CheckedView &outer, int64_t outerLast,
+                 const CheckedView &inner, Block *block) {
+    auto [innerFirst, innerLast] = interval(inner, block);
+    if (outerLast <= innerFirst)
+      return true;
+    if (outerLast != innerFirst + 1 || innerLast != innerFirst + 1 ||
+        inner.home == block)
+      return false;
+    Operation *holder = block->findAncestorOpInBlock(*inner.op);
     auto branch = dyn_cast<RegionBranchOpInterface>(holder);
     if (!branch || !runsRegionsInTurn(holder) ||
         isa<linalg::LinalgOp>(holder) || isa<LoopLikeOpInterface>(holder) ||
@@ -865,18 +867,12 @@ private:
     if (!llvm::all_of(successors,
                       [](RegionSuccessor &next) { return next.isParent(); }))
       return false;
-    Block *block = &region->front();
-    // Outer's uses in this block; the others came before it ran.
-    int64_t outerLast = 0;
+    Block *inside = &region->front();
+    int64_t lastInside = 0;
     for (Operation *user : outer.users)
-      if (Operation *at = block->findAncestorOpInBlock(*user))
-        outerLast = std::max(outerLast, position(block, at) + 1);
-    auto [innerFirst, innerLast] = interval(inner, block);
-    if (outerLast <= innerFirst)
-      return true;
-    return outerLast == innerFirst + 1 && innerLast == innerFirst + 1 &&
-           inner.home != block &&
-           apartInside(outer, inner, block->findAncestorOpInBlock(*inner.op));
+      if (Operation *at = inside->findAncestorOpInBlock(*user))
+        lastInside = std::max(lastInside, position(inside, at) + 1);
+    return apartFrom(outer, lastInside, inner, inside);
   }
 
   /// The region of `holder` that holds `block`.
