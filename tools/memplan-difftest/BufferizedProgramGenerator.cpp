@@ -755,12 +755,14 @@ private:
   }
 
   /// A live buffer of at least `count` elements whose access handle has an
-  /// identity layout (any element type, any space; the target itself
-  /// included: in place), or none (the caller reads the input).
-  const Buffer *sourceOfAtLeast(int64_t count) {
+  /// identity layout (any space, any element type unless `f32Only`; the
+  /// target itself included: in place), or none (the caller reads the
+  /// input).
+  const Buffer *sourceOfAtLeast(int64_t count, bool f32Only = false) {
     std::vector<const Buffer *> candidates;
     for (const Buffer &buffer : live)
-      if (buffer.access.identity && buffer.access.count >= count)
+      if (buffer.access.identity && buffer.access.count >= count &&
+          (!f32Only || buffer.elem == Elem::F32))
         candidates.push_back(&buffer);
     if (!candidates.empty() && chance(70))
       return candidates[pick(candidates.size())];
@@ -866,14 +868,7 @@ private:
     ++features->linalg;
     int64_t k = pick(2) ? 4 : 2;
     auto operand = [&](const std::string &shape) {
-      std::vector<const Buffer *> candidates;
-      for (const Buffer &buffer : live)
-        if (buffer.elem == Elem::F32 && buffer.access.identity &&
-            buffer.access.count >= 4 * k)
-          candidates.push_back(&buffer);
-      const Buffer *buffer = !candidates.empty() && chance(70)
-                                 ? candidates[pick(candidates.size())]
-                                 : nullptr;
+      const Buffer *buffer = sourceOfAtLeast(4 * k, /*f32Only=*/true);
       int space = buffer ? buffer->space : 0;
       Handle flat =
           prefix(buffer ? buffer->access : input, Elem::F32, space, 4 * k);

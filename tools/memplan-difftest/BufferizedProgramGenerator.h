@@ -53,6 +53,21 @@ struct ProgramFeatures {
   unsigned lastUseInRegion = 0; ///< buffers read for the last time in a
                                 ///< region op, before its own buffers
   unsigned nestedRegionOps = 0; ///< region ops inside region ops
+
+  ProgramFeatures &operator+=(const ProgramFeatures &other) {
+    buffers += other.buffers;
+    nested += other.nested;
+    escapes += other.escapes;
+    views += other.views;
+    spaceOne += other.spaceOne;
+    subByte += other.subByte;
+    parallel += other.parallel;
+    linalg += other.linalg;
+    otherRegions += other.otherRegions;
+    lastUseInRegion += other.lastUseInRegion;
+    nestedRegionOps += other.nestedRegionOps;
+    return *this;
+  }
 };
 
 /// The program of `seed` (the same seed always gives the same text).

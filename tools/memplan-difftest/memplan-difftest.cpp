@@ -108,12 +108,17 @@ struct Outcome {
   }
 };
 
+/// Deliberately corrupted packings: tried, how many changed the checksum,
+/// how many the checker refused.
+struct Corruptions {
+  unsigned tried = 0, differ = 0, refused = 0;
+};
+
 struct Totals {
   unsigned programs = 0, runs = 0, mismatches = 0, checkerRefusals = 0,
-           packFailures = 0, corruptedTried = 0, corruptedDiffer = 0,
-           corruptedRefused = 0, corruptedNotApplicable = 0, recipePrograms = 0,
-           recipeDeallocs = 0, recipeViews = 0, recipeCorruptedTried = 0,
-           recipeCorruptedDiffer = 0, recipeCorruptedRefused = 0;
+           packFailures = 0, corruptedNotApplicable = 0, recipePrograms = 0,
+           recipeDeallocs = 0, recipeViews = 0;
+  Corruptions corrupted, recipeCorrupted;
   memplan::ProgramFeatures features;
   unsigned packedViews = 0;
 };
@@ -272,17 +277,7 @@ bool runSeed(uint64_t seed, MLIRContext &context, Runner &runner,
     return false;
   }
   ++totals.programs;
-  totals.features.buffers += features.buffers;
-  totals.features.nested += features.nested;
-  totals.features.escapes += features.escapes;
-  totals.features.views += features.views;
-  totals.features.spaceOne += features.spaceOne;
-  totals.features.subByte += features.subByte;
-  totals.features.parallel += features.parallel;
-  totals.features.linalg += features.linalg;
-  totals.features.otherRegions += features.otherRegions;
-  totals.features.lastUseInRegion += features.lastUseInRegion;
-  totals.features.nestedRegionOps += features.nestedRegionOps;
+  totals.features += features;
 
   bool ok = true;
   auto fail = [&](const Twine &message, ModuleOp module, StringRef suffix) {
@@ -340,6 +335,31 @@ bool runSeed(uint64_t seed, MLIRContext &context, Runner &runner,
     }
     return greedy;
   };
+  // The oracle can fail: a corrupted packing (of `stage`, "" for the
+  // generated program) must change the checksum, and the checker must
+  // refuse it. False where there is nothing to corrupt.
+  auto tryCorruption = [&](ModuleOp packed, Corruptions &counts,
+                           const std::string &stage) {
+    if (!corrupt(packed, firstTwoAllocs(*base)))
+      return false;
+    std::string after = stage.empty() ? "" : " after the " + stage;
+    std::string label = stage.empty() ? "corrupted" : stage + ".corrupted";
+    ++counts.tried;
+    Outcome corrupted = runner.run(packed);
+    ++totals.runs;
+    if (!(corrupted == expected))
+      ++counts.differ;
+    else
+      fail("a corrupted packing" + after + " printed the same checksum", packed,
+           label);
+    if (!runner.applyPipeline(packed, kVerifyPacking).empty())
+      ++counts.refused;
+    else
+      fail("--memplan-verify-packing accepted a corrupted packing" + after,
+           packed, label);
+    return true;
+  };
+
   OwningOpRef<ModuleOp> greedy = packEach(*base, "");
   if (greedy)
     greedy->walk([&](memref::ViewOp) { ++totals.packedViews; });
@@ -360,24 +380,9 @@ bool runSeed(uint64_t seed, MLIRContext &context, Runner &runner,
       if (outcome == expected) {
         freed->walk([&](memref::DeallocOp) { ++totals.recipeDeallocs; });
         OwningOpRef<ModuleOp> packed = packEach(*freed, "recipe");
-        if (packed)
+        if (packed) {
           packed->walk([&](memref::ViewOp) { ++totals.recipeViews; });
-        // Its oracle can fail too.
-        if (packed && corrupt(*packed, firstTwoAllocs(*base))) {
-          ++totals.recipeCorruptedTried;
-          if (!(runner.run(*packed) == expected))
-            ++totals.recipeCorruptedDiffer;
-          else
-            fail("a corrupted packing after the recipe printed the same "
-                 "checksum",
-                 *packed, "recipe.corrupted");
-          ++totals.runs;
-          if (!runner.applyPipeline(*packed, kVerifyPacking).empty())
-            ++totals.recipeCorruptedRefused;
-          else
-            fail("--memplan-verify-packing accepted a corrupted packing "
-                 "after the recipe",
-                 *packed, "recipe.corrupted");
+          tryCorruption(*packed, totals.recipeCorrupted, "recipe");
         }
       } else {
         ++totals.mismatches;
@@ -388,25 +393,8 @@ bool runSeed(uint64_t seed, MLIRContext &context, Runner &runner,
     }
   }
 
-  // The oracle can fail: a corrupted packing must change the checksum, and
-  // the checker must refuse it.
-  if (greedy && corrupt(*greedy, firstTwoAllocs(*base))) {
-    ++totals.corruptedTried;
-    Outcome corrupted = runner.run(*greedy);
-    ++totals.runs;
-    if (!(corrupted == expected))
-      ++totals.corruptedDiffer;
-    else
-      fail("a corrupted packing printed the same checksum", *greedy,
-           "corrupted");
-    if (!runner.applyPipeline(*greedy, kVerifyPacking).empty())
-      ++totals.corruptedRefused;
-    else
-      fail("--memplan-verify-packing accepted a corrupted packing", *greedy,
-           "corrupted");
-  } else {
+  if (!greedy || !tryCorruption(*greedy, totals.corrupted, ""))
     ++totals.corruptedNotApplicable;
-  }
   return ok;
 }
 
@@ -449,9 +437,9 @@ int main(int argc, char **argv) {
                << ", mismatches " << totals.mismatches << ", failed packings "
                << totals.packFailures << ", correct packings refused by the "
                << "checker " << totals.checkerRefusals << "\n"
-               << "corrupted packings: " << totals.corruptedDiffer << " of "
-               << totals.corruptedTried << " changed the checksum, "
-               << totals.corruptedRefused << " of " << totals.corruptedTried
+               << "corrupted packings: " << totals.corrupted.differ << " of "
+               << totals.corrupted.tried << " changed the checksum, "
+               << totals.corrupted.refused << " of " << totals.corrupted.tried
                << " refused by the checker (" << totals.corruptedNotApplicable
                << " programs without two packed buffers to corrupt)\n"
                << "buffers " << totals.features.buffers << " ("
@@ -471,10 +459,10 @@ int main(int argc, char **argv) {
                << totals.recipePrograms << " programs, "
                << totals.recipeDeallocs << " deallocs placed, "
                << totals.recipeViews << " views in their greedy packings; "
-               << "corrupted: " << totals.recipeCorruptedDiffer << " of "
-               << totals.recipeCorruptedTried << " changed the checksum, "
-               << totals.recipeCorruptedRefused << " of "
-               << totals.recipeCorruptedTried << " refused by the checker\n"
+               << "corrupted: " << totals.recipeCorrupted.differ << " of "
+               << totals.recipeCorrupted.tried << " changed the checksum, "
+               << totals.recipeCorrupted.refused << " of "
+               << totals.recipeCorrupted.tried << " refused by the checker\n"
                << (failures ? "FAILED: " : "ok: ") << failures
                << " failing programs\n";
   return failures ? 1 : 0;
