@@ -754,6 +754,20 @@ private:
     return part;
   }
 
+  /// `flat`, a contiguous static 1-D memref of rows x columns elements (a
+  /// prefix subview is strided<[1]> at offset 0), as a 2-D expand_shape
+  /// view, which has the identity layout.
+  Handle expand(const Handle &flat, int64_t rows, int64_t columns, Elem elem,
+                int space, const std::string &name) {
+    std::string shape = std::to_string(rows) + "x" + std::to_string(columns);
+    Handle matrix{handles++, fresh(name), memrefType(shape, elem, space),
+                  rows * columns, true};
+    emit(matrix.value + " = memref.expand_shape " + flat.value +
+         " [[0, 1]] output_shape [" + std::to_string(rows) + ", " +
+         std::to_string(columns) + "] : " + flat.type + " into " + matrix.type);
+    return matrix;
+  }
+
   /// A live buffer of at least `count` elements whose access handle has an
   /// identity layout (any space, any element type unless `f32Only`; the
   /// target itself included: in place), or none (the caller reads the
@@ -770,22 +784,23 @@ private:
   }
 
   /// The body of an elementwise linalg.generic: out = index * a + b + in
-  /// (+ half the old out when `accumulate`), converted to `outElem`.
+  /// (+ half the old out when `accumulate`), converted to `outElem`. The
+  /// index is the element's row-major number: 2-D over `columns` columns,
+  /// or 1-D where `columns` is 0.
   void elementwiseBody(const std::string &in, Elem inElem,
-                       const std::string &old, Elem outElem, unsigned rank,
+                       const std::string &old, Elem outElem, int64_t columns,
                        bool accumulate) {
     std::string a = constF32(salt()),
                 b = constF32(salt() * 3 + 0.03125 * ++writes);
     std::string flat = fresh("idx");
     emit(flat + " = linalg.index 0 : index");
-    if (rank == 2) {
-      // Row-major element number: i * columns + j.
-      std::string j = fresh("idx"), columns = fresh("cols"),
+    if (columns) {
+      // i * columns + j.
+      std::string j = fresh("idx"), width = fresh("cols"),
                   scaled = fresh("idx"), sum = fresh("idx");
       emit(j + " = linalg.index 1 : index");
-      emit(columns + " = arith.constant " + std::to_string(rank2Columns) +
-           " : index");
-      emit(scaled + " = arith.muli " + flat + ", " + columns + " : index");
+      emit(width + " = arith.constant " + std::to_string(columns) + " : index");
+      emit(scaled + " = arith.muli " + flat + ", " + width + " : index");
       emit(sum + " = arith.addi " + scaled + ", " + j + " : index");
       flat = sum;
     }
@@ -827,23 +842,10 @@ private:
     Handle out = target->access;
     std::string maps = "affine_map<(d0) -> (d0)>";
     std::string iterators = "\"parallel\"";
+    int64_t columns = rank2 ? count / 4 : 0;
     if (rank2) {
-      int64_t columns = count / 4;
-      rank2Columns = columns;
-      std::string shape = "4x" + std::to_string(columns);
-      std::string outputShape =
-          " output_shape [4, " + std::to_string(columns) + "] : ";
-      std::string in2 = fresh("ex"), out2 = fresh("ex");
-      // A prefix subview is strided<[1]> at offset 0, which is contiguous:
-      // its expansion has the identity layout.
-      std::string in2Type = memrefType(shape, sourceElem, sourceSpace);
-      std::string out2Type = memrefType(shape, target->elem, target->space);
-      emit(in2 + " = memref.expand_shape " + in.value + " [[0, 1]]" +
-           outputShape + in.type + " into " + in2Type);
-      emit(out2 + " = memref.expand_shape " + out.value + " [[0, 1]]" +
-           outputShape + out.type + " into " + out2Type);
-      in = {handles++, in2, in2Type, count, true};
-      out = {handles++, out2, out2Type, count, true};
+      in = expand(in, 4, columns, sourceElem, sourceSpace, "ex");
+      out = expand(out, 4, columns, target->elem, target->space, "ex");
       maps = "affine_map<(d0, d1) -> (d0, d1)>";
       iterators = "\"parallel\", \"parallel\"";
       ++features->views;
@@ -856,7 +858,7 @@ private:
     emit("^bb0(" + a + ": " + typeName(sourceElem) + ", " + b + ": " +
          typeName(target->elem) + "):");
     indent += 2;
-    elementwiseBody(a, sourceElem, b, target->elem, rank2 ? 2 : 1, accumulate);
+    elementwiseBody(a, sourceElem, b, target->elem, columns, accumulate);
     indent -= 2;
     emit("}");
   }
@@ -867,35 +869,25 @@ private:
   void matmul() {
     ++features->linalg;
     int64_t k = pick(2) ? 4 : 2;
-    auto operand = [&](const std::string &shape) {
+    auto operand = [&](int64_t rows, int64_t columns) {
       const Buffer *buffer = sourceOfAtLeast(4 * k, /*f32Only=*/true);
       int space = buffer ? buffer->space : 0;
       Handle flat =
           prefix(buffer ? buffer->access : input, Elem::F32, space, 4 * k);
-      Handle matrix{handles++, fresh("mat"),
-                    memrefType(shape, Elem::F32, space), 4 * k, true};
-      emit(matrix.value + " = memref.expand_shape " + flat.value +
-           " [[0, 1]] output_shape [" +
-           (shape[0] == '4' ? "4, " + std::to_string(k)
-                            : std::to_string(k) + ", 4") +
-           "] : " + flat.type + " into " + matrix.type);
       ++features->views;
-      return matrix;
+      return expand(flat, rows, columns, Elem::F32, space, "mat");
     };
-    Handle a = operand("4x" + std::to_string(k));
-    Handle b = operand(std::to_string(k) + "x4");
+    Handle a = operand(4, k);
+    Handle b = operand(k, 4);
     Buffer c = allocate(Elem::F32, 16, false, false);
     std::string init = constF32(salt() + 0.03125 * ++writes);
     emit("linalg.fill ins(" + init + " : f32) outs(" + c.access.value + " : " +
          c.access.type + ")");
     // A `?` size is given a static one by a subview first.
-    Handle flat = prefix(c.access, Elem::F32, c.space, 16);
-    std::string matrix = fresh("mat");
-    std::string type = memrefType("4x4", Elem::F32, c.space);
-    emit(matrix + " = memref.expand_shape " + flat.value +
-         " [[0, 1]] output_shape [4, 4] : " + flat.type + " into " + type);
+    Handle matrix = expand(prefix(c.access, Elem::F32, c.space, 16), 4, 4,
+                           Elem::F32, c.space, "mat");
     emit("linalg.matmul ins(" + a.value + ", " + b.value + " : " + a.type +
-         ", " + b.type + ") outs(" + matrix + " : " + type + ")");
+         ", " + b.type + ") outs(" + matrix.value + " : " + matrix.type + ")");
     live.push_back(std::move(c));
   }
 
@@ -1232,9 +1224,8 @@ private:
   int deallocMode = 0;
   bool spaceOneAllowed = true;
   unsigned counter = 0, handles = 0, nextSlot = 0, writes = 0;
-  int64_t rank2Columns = 0; ///< of the 2-D linalg.generic being written
-  int regionDepth = 0;      ///< region ops around what is being written
-  bool inParallel = false;  ///< inside a parallel loop
+  int regionDepth = 0;     ///< region ops around what is being written
+  bool inParallel = false; ///< inside a parallel loop
   std::vector<std::string> *lines = nullptr;
   int indent = 0;
   Handle input;
