@@ -23,7 +23,9 @@
 // h / (q_heads / kv_heads); the K/V tile of a block is that head's. Causal:
 // query i sees keys j <= i + (kv_len - q_len); tiles beyond the block's
 // last visible key are never loaded. A row that sees no key is 0
-// (attentionOutput).
+// (attentionOutput). With token_major a row's output goes to row
+// (batch, query, head) of [batch, q_len, q_heads]; the statistics keep the
+// [batch, q_heads, q_len] order either way.
 //
 // Unlike FlashAttention's kernels this one does not use tensor cores
 // (mma/wgmma): the dot products are FP32 FMAs. It keeps the memory
@@ -138,11 +140,13 @@ __global__ void __launch_bounds__(kWarps *kWarp)
     if (i >= d.q_len)
       continue;
     int64_t row = bh * d.q_len + i;
+    // Token-major output: row (b, i, head) of [b, q_len, q_heads].
+    int64_t outRow = d.token_major ? (b * d.q_len + i) * d.q_heads + head : row;
 #pragma unroll
     for (int s = 0; s < kSlots; ++s) {
       int64_t c = lane + int64_t(s) * kWarp;
       if (c < d.v_dim)
-        out[row * d.v_dim + c] = fromFloat<T>(
+        out[outRow * d.v_dim + c] = fromFloat<T>(
             memplan::rt::attentionOutput(accumulator[r][s], sum[r]));
     }
     if (lane == 0) {

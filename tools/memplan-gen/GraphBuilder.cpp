@@ -579,11 +579,11 @@ SmallVector<Value> GraphBuilder::split(Value input) {
   return slices;
 }
 
-Value GraphBuilder::attention(Value query, Value key, Value value,
-                              bool causal) {
+Value GraphBuilder::attention(Value query, Value key, Value value, bool causal,
+                              bool tokenMajor) {
   ArrayRef<int64_t> q = typeOf(query).getShape();
   Value result = AttentionOp::create(builder, loc, query, key, value, causal,
-                                     /*scale=*/nullptr);
+                                     /*scale=*/nullptr, tokenMajor);
   record([=] {
     Value dy = gradientOf(result);
     if (!dy)

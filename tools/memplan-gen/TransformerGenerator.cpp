@@ -224,7 +224,12 @@ private:
     return y;
   }
 
-  /// Attention of q [B, nh, Sq, hd] over k, v [B, nkv, Skv, hd].
+  /// Attention of q [B, nh, Sq, hd] over k, v [B, nkv, Skv, hd], as
+  /// [B, Sq, nh, hd]: each query's heads side by side, as the output
+  /// projection reads them. Fused, the kernel writes that layout (as
+  /// FlashAttention and PyTorch's fused kernels do: the transpose back is a
+  /// view there); unfused, it is a transposed copy of the [B, nh, Sq, hd]
+  /// product, as `.transpose(1, 2).contiguous()` makes one.
   Value attend(Value q, Value k, Value v, bool causal);
   /// Decode: writes the new k/v [B, nkv, 1, hd] into this layer's caches
   /// and returns the caches.
@@ -342,7 +347,7 @@ private:
 
 Value TransformerGenerator::attend(Value q, Value k, Value v, bool causal) {
   if (!o.unfusedAttention)
-    return g.attention(q, k, v, causal);
+    return g.attention(q, k, v, causal, /*tokenMajor=*/true);
   // Unfused: the [.., Sq, Skv] scores are materialised. Grouped-query heads
   // share k/v through a broadcast batch dimension.
   int64_t b = o.batch, nh = heads(), nkv = kvHeads(), hd = headDim();
@@ -363,7 +368,7 @@ Value TransformerGenerator::attend(Value q, Value k, Value v, bool causal) {
   Value out = g.matmul(dropout(g.softmax(scores, -1)), v5);
   if (o.checkpointing == Checkpointing::Selective)
     g.endCheckpoint();
-  return g.reshape(out, {b, nh, sq, hd});
+  return g.transpose(g.reshape(out, {b, nh, sq, hd}), {0, 2, 1, 3});
 }
 
 std::pair<Value, Value> TransformerGenerator::cache(Value k, Value v,
@@ -408,8 +413,7 @@ Value TransformerGenerator::gpt2(Value received) {
     Value v = g.reshape(parts[2], {b, nh, s, hd});
     if (o.mode == Mode::Decode)
       std::tie(k, v) = cache(k, v, p);
-    Value a = attend(q, k, v, /*causal=*/true);
-    a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, nh * hd});
+    Value a = g.reshape(attend(q, k, v, /*causal=*/true), {b, s, nh * hd});
     x = g.add(x, dropout(apply(
                      linear(nh * hd, h, p + ".attn.c_proj", true, LoraOutput),
                      a, /*rowParallel=*/true)));
@@ -465,8 +469,7 @@ Value TransformerGenerator::llama(Value received) {
     v = g.transpose(v, {0, 2, 1, 3});
     if (o.mode == Mode::Decode)
       std::tie(k, v) = cache(k, v, p);
-    Value a = attend(q, k, v, /*causal=*/true);
-    a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, nh * hd});
+    Value a = g.reshape(attend(q, k, v, /*causal=*/true), {b, s, nh * hd});
     x = g.add(x, apply(linear(nh * hd, h, p + ".attention.wo", m.outputBias,
                               LoraOutput),
                        a, /*rowParallel=*/true));
@@ -532,8 +535,7 @@ Value TransformerGenerator::bert(Value received) {
         apply(linear(h, nh * hd, p + ".attention.key", true, LoraKey), hidden));
     Value v = heads(apply(
         linear(h, nh * hd, p + ".attention.value", true, LoraValue), hidden));
-    Value a = attend(q, k, v, /*causal=*/false);
-    a = g.reshape(g.transpose(a, {0, 2, 1, 3}), {b, s, nh * hd});
+    Value a = g.reshape(attend(q, k, v, /*causal=*/false), {b, s, nh * hd});
     a = dropout(
         apply(linear(nh * hd, h, p + ".attention.output", true, LoraOutput), a,
               /*rowParallel=*/true));

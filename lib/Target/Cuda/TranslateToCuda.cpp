@@ -544,7 +544,7 @@ LogicalResult FunctionEmitter::emitOp(Operation &op) {
            << q[0] << ", " << q[1] << ", " << k[1] << ", " << q[2] << ", "
            << k[2] << ", " << q[3] << ", " << v[3] << ", "
            << (attention.getCausal() ? 1 : 0) << ", " << doubleLiteral(scale)
-           << "};\n  ";
+           << ", " << (attention.getTokenMajor() ? 1 : 0) << "};\n  ";
         call("mprt_attention(ctx, &desc, " + (*ptrs)[0] + ", " + (*ptrs)[1] +
              ", " + (*ptrs)[2] + ", " + (*ptrs)[3] + ", " + scratchOf(&op) +
              ")");

@@ -420,6 +420,15 @@ func.func @attention_kv(%q: tensor<1x12x16x64xf16>, %k: tensor<1x12x16x64xf16>, 
 
 // -----
 
+// token_major puts the query positions before the heads.
+func.func @attention_token_major(%q: tensor<1x12x16x64xf16>, %k: tensor<1x12x16x64xf16>) {
+  // expected-error @+1 {{'memplan.attention' op result shape 1x12x16x64 does not match the expected 1x16x12x64}}
+  %0 = memplan.attention %q, %k, %k {token_major} : tensor<1x12x16x64xf16>, tensor<1x12x16x64xf16>, tensor<1x12x16x64xf16> -> tensor<1x12x16x64xf16>
+  return
+}
+
+// -----
+
 func.func @attention_gqa(%q: tensor<1x12x16x64xf16>, %k: tensor<1x5x16x64xf16>) {
   // expected-error @+1 {{'memplan.attention' op query heads (12) must be a multiple of key/value heads (5) (query 1x12x16x64, key 1x5x16x64, value 1x5x16x64)}}
   %0 = memplan.attention %q, %k, %k : tensor<1x12x16x64xf16>, tensor<1x5x16x64xf16>, tensor<1x5x16x64xf16> -> tensor<1x12x16x64xf16>

@@ -108,6 +108,9 @@ func.func @attention(%q: tensor<1x8x16x64xf16>, %k: tensor<1x2x32x64xf16>,
   %0 = memplan.attention %q, %k, %v {causal} : tensor<1x8x16x64xf16>, tensor<1x2x32x64xf16>, tensor<1x2x32x32xf16> -> tensor<1x8x16x32xf16>
   // CHECK: memplan.attention %{{.*}}, %{{.*}}, %{{.*}} {scale = 1.250000e-01 : f64} : tensor<1x8x16x64xf16>, tensor<1x2x32x64xf16>, tensor<1x2x32x32xf16> -> tensor<1x8x16x32xf16>
   %1 = memplan.attention %q, %k, %v {scale = 0.125 : f64} : tensor<1x8x16x64xf16>, tensor<1x2x32x64xf16>, tensor<1x2x32x32xf16> -> tensor<1x8x16x32xf16>
+  // Token-major output: [batch, q_len, q_heads, v_dim].
+  // CHECK: memplan.attention %{{.*}}, %{{.*}}, %{{.*}} {causal, token_major} : tensor<1x8x16x64xf16>, tensor<1x2x32x64xf16>, tensor<1x2x32x32xf16> -> tensor<1x16x8x32xf16>
+  %3 = memplan.attention %q, %k, %v {causal, token_major} : tensor<1x8x16x64xf16>, tensor<1x2x32x64xf16>, tensor<1x2x32x32xf16> -> tensor<1x16x8x32xf16>
   // CHECK: memplan.kv_cache_update %{{.*}}, %{{.*}}, %{{.*}} : tensor<1x2x128x64xf16>, tensor<1x2x1x64xf16>
   %2 = memplan.kv_cache_update %kc, %knew, %pos : tensor<1x2x128x64xf16>, tensor<1x2x1x64xf16>
   return

@@ -152,6 +152,10 @@ TEST_F(ResultTypeInferenceTest, BuildersInferTheDocumentedTypes) {
   EXPECT_EQ(typeOf(AttentionOp::create(builder, loc, args[7], args[8], args[9],
                                        /*causal=*/true, nullptr)),
             tensor({1, 8, 6, 4}, f32));
+  EXPECT_EQ(typeOf(AttentionOp::create(builder, loc, args[7], args[8], args[9],
+                                       /*causal=*/true, nullptr,
+                                       /*token_major=*/true)),
+            tensor({1, 6, 8, 4}, f32));
   EXPECT_EQ(typeOf(KVCacheUpdateOp::create(builder, loc, args[10], args[11],
                                            args[12])),
             args[10].getType());

@@ -383,10 +383,9 @@ FailureOr<RankedTensorType> inferSliceType(EmitErrorFn emitError, Value input,
   return RankedTensorType::get(sizes, inputType->getElementType());
 }
 
-FailureOr<RankedTensorType> inferAttentionType(EmitErrorFn emitError,
-                                               Value query, Value key,
-                                               Value value, bool causal,
-                                               FloatAttr scale) {
+FailureOr<RankedTensorType>
+inferAttentionType(EmitErrorFn emitError, Value query, Value key, Value value,
+                   bool causal, FloatAttr scale, bool tokenMajor) {
   constexpr StringLiteral layout = "[batch, heads, seq, head_dim]";
   FailureOr<RankedTensorType> queryType =
       rankedOperand(emitError, "query", query);
@@ -434,6 +433,9 @@ FailureOr<RankedTensorType> inferAttentionType(EmitErrorFn emitError,
   if (scale && !(scale.getValueAsDouble() > 0))
     return emitError() << "scale must be positive, got "
                        << scale.getValueAsDouble();
+  if (tokenMajor)
+    return RankedTensorType::get({q[0], q[2], q[1], v[3]},
+                                 queryType->getElementType());
   return RankedTensorType::get({q[0], q[1], q[2], v[3]},
                                queryType->getElementType());
 }
@@ -644,9 +646,9 @@ SmallVector<unsigned> CastOp::getInPlaceOperands(unsigned) {
 
 LogicalResult AttentionOp::verify() {
   return verifyInferredResult(
-      *this,
-      inferAttentionType([this] { return emitOpError(); }, getQuery(), getKey(),
-                         getValue(), getCausal(), getScaleAttr()));
+      *this, inferAttentionType([this] { return emitOpError(); }, getQuery(),
+                                getKey(), getValue(), getCausal(),
+                                getScaleAttr(), getTokenMajor()));
 }
 
 LogicalResult AttentionOp::inferReturnTypes(MLIRContext *,
@@ -657,7 +659,7 @@ LogicalResult AttentionOp::inferReturnTypes(MLIRContext *,
       inferAttentionType(locationEmitter<AttentionOp>(location),
                          adaptor.getQuery(), adaptor.getKey(),
                          adaptor.getValue(), adaptor.getCausal(),
-                         adaptor.getScaleAttr()),
+                         adaptor.getScaleAttr(), adaptor.getTokenMajor()),
       types);
 }
 

@@ -146,13 +146,15 @@ int mprt_cast(mprt_context *context, mprt_dtype from, const void *in,
               mprt_dtype to, void *out, int64_t count);
 
 /* Attention of q [b, hq, sq, d] with k [b, hkv, skv, d] and v [b, hkv, skv,
- * dv]; out [b, hq, sq, dv]. `scratch` holds b * hq * sq * 2 floats: the
- * running max and sum of each query row. */
+ * dv]; out [b, hq, sq, dv], or [b, sq, hq, dv] with token_major. `scratch`
+ * holds b * hq * sq * 2 floats: the running max and sum of each query row,
+ * rows in [b, hq, sq] order. */
 typedef struct {
   mprt_dtype dtype;
   int64_t batch, q_heads, kv_heads, q_len, kv_len, head_dim, v_dim;
   int causal;
   double scale;
+  int token_major;
 } mprt_attention_desc;
 int mprt_attention(mprt_context *context, const mprt_attention_desc *desc,
                    const void *q, const void *k, const void *v, void *out,

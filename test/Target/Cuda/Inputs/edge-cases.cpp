@@ -126,7 +126,7 @@ int main() {
   // Causal attention, 3 queries over 2 keys: query i sees keys
   // j <= i - 1, so the first sees none and is 0.
   {
-    mprt_attention_desc d = {MPRT_F32, 1, 1, 1, 3, 2, 2, 2, 1, 1.0};
+    mprt_attention_desc d = {MPRT_F32, 1, 1, 1, 3, 2, 2, 2, 1, 1.0, 0};
     float *q = toDevice(std::vector<float>{1, 0, 0, 1, 1, 1});
     float *k = toDevice(std::vector<float>{1, 0, 0, 1});
     float *v = toDevice(std::vector<float>{1, 2, 3, 4});
@@ -139,6 +139,25 @@ int main() {
       std::printf(" %.4f", value);
     std::printf("\nattention stats:");
     for (float value : toHost(stats, 6))
+      std::printf(" %.4f", value);
+    std::printf("\n");
+  }
+
+  // Both output layouts of one causal attention, 2 heads, 2 queries over 2
+  // keys, zero queries (so each query averages the values it sees): head 0
+  // gives 1 then (1 + 3) / 2, head 1 gives 10 then 20. Head-major is
+  // [head][query], token-major [query][head].
+  for (int tokenMajor : {0, 1}) {
+    mprt_attention_desc d = {MPRT_F32, 1, 2, 2, 2, 2, 1, 1, 1, 1.0, tokenMajor};
+    float *q = toDevice(std::vector<float>(4, 0.0f));
+    float *k = toDevice(std::vector<float>{1, 2, 3, 4});
+    float *v = toDevice(std::vector<float>{1, 3, 10, 30});
+    float *out = toDevice(std::vector<float>(4, -1.0f));
+    float *stats = toDevice(std::vector<float>(8, -1.0f));
+    check(mprt_attention(context, &d, q, k, v, out, stats), "attention");
+    check(mprt_synchronize(context), "attention");
+    std::printf("attention %s:", tokenMajor ? "token-major" : "head-major");
+    for (float value : toHost(out, 4))
       std::printf(" %.4f", value);
     std::printf("\n");
   }

@@ -415,10 +415,14 @@ def MemPlan_AttentionOp : MemPlan_Op<"attention", [Pure, ResultTypeInferred,
     `query : [batch, q_heads, q_len, head_dim]`,
     `key : [batch, kv_heads, kv_len, head_dim]`,
     `value : [batch, kv_heads, kv_len, v_dim]`, result
-    `[batch, q_heads, q_len, v_dim]`. `q_heads` must be a multiple of
-    `kv_heads` (grouped-query attention; equal for multi-head attention).
-    `causal` masks key positions after the query's position (queries are the
-    last `q_len` positions of the `kv_len` keys). `scale` defaults to
+    `[batch, q_heads, q_len, v_dim]`, or with `token_major`
+    `[batch, q_len, q_heads, v_dim]`: each query's heads side by side, the
+    layout FlashAttention and PyTorch's fused kernels write, so that the
+    output projection reads it through a reshape (a view) instead of a
+    transposed copy. `q_heads` must be a multiple of `kv_heads`
+    (grouped-query attention; equal for multi-head attention). `causal`
+    masks key positions after the query's position (queries are the last
+    `q_len` positions of the `kv_len` keys). `scale` defaults to
     `1 / sqrt(head_dim)`.
 
     Scratch: the kernel keeps the running maximum and sum of every query row in
@@ -428,11 +432,14 @@ def MemPlan_AttentionOp : MemPlan_Op<"attention", [Pure, ResultTypeInferred,
     %o = memplan.attention %q, %k, %v {causal}
            : tensor<1x12x1024x64xf16>, tensor<1x12x1024x64xf16>,
              tensor<1x12x1024x64xf16> -> tensor<1x12x1024x64xf16>
+    %t = memplan.attention %q, %k, %v {causal, token_major}
+           : tensor<1x12x1024x64xf16>, tensor<1x12x1024x64xf16>,
+             tensor<1x12x1024x64xf16> -> tensor<1x1024x12x64xf16>
     ```
   }];
   let arguments = (ins MemPlan_FloatTensor:$query, MemPlan_FloatTensor:$key,
                        MemPlan_FloatTensor:$value, UnitAttr:$causal,
-                       OptionalAttr<F64Attr>:$scale);
+                       OptionalAttr<F64Attr>:$scale, UnitAttr:$token_major);
   let results = (outs MemPlan_FloatTensor:$result);
   let assemblyFormat = [{
     $query `,` $key `,` $value attr-dict `:` type($query) `,` type($key) `,`
