@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -87,6 +88,29 @@ void cast(const char *name, mprt_dtype to, const std::vector<float> &in) {
 
 } // namespace
 
+/// Runs attention described by `d` on `q`, `k` and `v`; returns its output
+/// and its statistics (the scratch).
+std::pair<std::vector<float>, std::vector<float>>
+attention(const mprt_attention_desc &d, const std::vector<float> &q,
+          const std::vector<float> &k, const std::vector<float> &v) {
+  size_t rows = size_t(d.batch * d.q_heads * d.q_len);
+  float *out = toDevice(std::vector<float>(rows * size_t(d.v_dim), -1.0f));
+  float *stats = toDevice(std::vector<float>(2 * rows, -1.0f));
+  check(mprt_attention(context, &d, toDevice(q), toDevice(k), toDevice(v), out,
+                       stats),
+        "attention");
+  check(mprt_synchronize(context), "attention");
+  return {toHost(out, rows * size_t(d.v_dim)), toHost(stats, 2 * rows)};
+}
+
+/// Prints `label:` and `values` to 4 decimals.
+void printValues(const char *label, const std::vector<float> &values) {
+  std::printf("%s:", label);
+  for (float value : values)
+    std::printf(" %.4f", value);
+  std::printf("\n");
+}
+
 int main() {
   check(mprt_create(&context), "mprt_create");
 
@@ -127,20 +151,10 @@ int main() {
   // j <= i - 1, so the first sees none and is 0.
   {
     mprt_attention_desc d = {MPRT_F32, 1, 1, 1, 3, 2, 2, 2, 1, 1.0, 0};
-    float *q = toDevice(std::vector<float>{1, 0, 0, 1, 1, 1});
-    float *k = toDevice(std::vector<float>{1, 0, 0, 1});
-    float *v = toDevice(std::vector<float>{1, 2, 3, 4});
-    float *out = toDevice(std::vector<float>(6, -1.0f));
-    float *stats = toDevice(std::vector<float>(6, -1.0f));
-    check(mprt_attention(context, &d, q, k, v, out, stats), "attention");
-    check(mprt_synchronize(context), "attention");
-    std::printf("attention:");
-    for (float value : toHost(out, 6))
-      std::printf(" %.4f", value);
-    std::printf("\nattention stats:");
-    for (float value : toHost(stats, 6))
-      std::printf(" %.4f", value);
-    std::printf("\n");
+    auto [out, stats] =
+        attention(d, {1, 0, 0, 1, 1, 1}, {1, 0, 0, 1}, {1, 2, 3, 4});
+    printValues("attention", out);
+    printValues("attention stats", stats);
   }
 
   // Both output layouts of one causal attention, 2 heads, 2 queries over 2
@@ -149,17 +163,10 @@ int main() {
   // [head][query], token-major [query][head].
   for (int tokenMajor : {0, 1}) {
     mprt_attention_desc d = {MPRT_F32, 1, 2, 2, 2, 2, 1, 1, 1, 1.0, tokenMajor};
-    float *q = toDevice(std::vector<float>(4, 0.0f));
-    float *k = toDevice(std::vector<float>{1, 2, 3, 4});
-    float *v = toDevice(std::vector<float>{1, 3, 10, 30});
-    float *out = toDevice(std::vector<float>(4, -1.0f));
-    float *stats = toDevice(std::vector<float>(8, -1.0f));
-    check(mprt_attention(context, &d, q, k, v, out, stats), "attention");
-    check(mprt_synchronize(context), "attention");
-    std::printf("attention %s:", tokenMajor ? "token-major" : "head-major");
-    for (float value : toHost(out, 4))
-      std::printf(" %.4f", value);
-    std::printf("\n");
+    printValues(
+        tokenMajor ? "attention token-major" : "attention head-major",
+        attention(d, std::vector<float>(4, 0.0f), {1, 2, 3, 4}, {1, 3, 10, 30})
+            .first);
   }
 
   // An embedding id out of range and a division by zero before one
