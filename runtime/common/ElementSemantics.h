@@ -9,7 +9,8 @@
 // arithmetic, and every result that is not plain float arithmetic, so
 // that they agree by construction where C++ leaves the answer open or a GPU
 // cannot stop and report: integer overflow and division, float-to-integer
-// conversion, attention rows that see no key, RoPE's inverse frequencies,
+// conversion, attention rows that see no key and where each row goes,
+// RoPE's inverse frequencies,
 // and the errors kernels find in data (reported at mprt_synchronize, never by
 // waiting inside a step). runtime-edge-cases.test pins each case.
 //
@@ -161,6 +162,15 @@ MPRT_HOST_DEVICE inline int64_t saturatingRound(double value) {
 /// 0, not 0 / 0.
 MPRT_HOST_DEVICE inline float attentionOutput(float accumulator, float sum) {
   return sum > 0 ? accumulator / sum : 0.0f;
+}
+
+/// The output row of query `i` of head `head` in batch `b`: [b, q_heads,
+/// q_len] order, or [b, q_len, q_heads] with token_major.
+MPRT_HOST_DEVICE inline int64_t attentionOutputRow(const mprt_attention_desc &d,
+                                                   int64_t b, int64_t head,
+                                                   int64_t i) {
+  return d.token_major ? (b * d.q_len + i) * d.q_heads + head
+                       : (b * d.q_heads + head) * d.q_len + i;
 }
 
 /// RoPE's inverse frequency of pair `i` of a head of `headDim`:

@@ -140,8 +140,7 @@ __global__ void __launch_bounds__(kWarps *kWarp)
     if (i >= d.q_len)
       continue;
     int64_t row = bh * d.q_len + i;
-    // Token-major output: row (b, i, head) of [b, q_len, q_heads].
-    int64_t outRow = d.token_major ? (b * d.q_len + i) * d.q_heads + head : row;
+    int64_t outRow = memplan::rt::attentionOutputRow(d, b, head, i);
 #pragma unroll
     for (int s = 0; s < kSlots; ++s) {
       int64_t c = lane + int64_t(s) * kWarp;

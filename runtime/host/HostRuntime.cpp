@@ -397,8 +397,7 @@ int mprt_attention(mprt_context *context, const mprt_attention_desc *d,
         int64_t row = (b * d->q_heads + h) * d->q_len + i;
         stats[2 * row] = maximum;
         stats[2 * row + 1] = sum;
-        int64_t outRow =
-            d->token_major ? (b * d->q_len + i) * d->q_heads + h : row;
+        int64_t outRow = attentionOutputRow(*d, b, h, i);
         for (int64_t c = 0; c < d->v_dim; ++c)
           store(d->dtype, out, outRow * d->v_dim + c,
                 attentionOutput(accumulator[c], sum));

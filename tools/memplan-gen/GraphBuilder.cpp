@@ -579,11 +579,11 @@ SmallVector<Value> GraphBuilder::split(Value input) {
   return slices;
 }
 
-Value GraphBuilder::attention(Value query, Value key, Value value, bool causal,
-                              bool tokenMajor) {
+Value GraphBuilder::attention(Value query, Value key, Value value,
+                              bool causal) {
   ArrayRef<int64_t> q = typeOf(query).getShape();
   Value result = AttentionOp::create(builder, loc, query, key, value, causal,
-                                     /*scale=*/nullptr, tokenMajor);
+                                     /*scale=*/nullptr, /*token_major=*/true);
   record([=] {
     Value dy = gradientOf(result);
     if (!dy)

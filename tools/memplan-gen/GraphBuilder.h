@@ -100,10 +100,10 @@ public:
   /// Splits `input` along dimension 0 into equal slices of size 1 (the fused
   /// QKV projection); its backward concatenates the slices' gradients.
   llvm::SmallVector<mlir::Value> split(mlir::Value input);
-  /// Fused attention; `tokenMajor` writes the result as [B, Sq, nh, hd]
-  /// (FlashAttention's layout) instead of [B, nh, Sq, hd].
+  /// Fused attention, its result token-major, [B, Sq, nh, hd]
+  /// (FlashAttention's layout).
   mlir::Value attention(mlir::Value query, mlir::Value key, mlir::Value value,
-                        bool causal, bool tokenMajor);
+                        bool causal);
   mlir::Value kvCacheUpdate(mlir::Value cache, mlir::Value update,
                             mlir::Value position);
   // Tensor parallelism (Megatron-LM's communication, as differentiable ops).

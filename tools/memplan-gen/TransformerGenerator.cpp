@@ -347,7 +347,7 @@ private:
 
 Value TransformerGenerator::attend(Value q, Value k, Value v, bool causal) {
   if (!o.unfusedAttention)
-    return g.attention(q, k, v, causal, /*tokenMajor=*/true);
+    return g.attention(q, k, v, causal);
   // Unfused: the [.., Sq, Skv] scores are materialised. Grouped-query heads
   // share k/v through a broadcast batch dimension.
   int64_t b = o.batch, nh = heads(), nkv = kvHeads(), hd = headDim();

@@ -433,10 +433,10 @@ inferAttentionType(EmitErrorFn emitError, Value query, Value key, Value value,
   if (scale && !(scale.getValueAsDouble() > 0))
     return emitError() << "scale must be positive, got "
                        << scale.getValueAsDouble();
+  int64_t heads = q[1], queries = q[2];
   if (tokenMajor)
-    return RankedTensorType::get({q[0], q[2], q[1], v[3]},
-                                 queryType->getElementType());
-  return RankedTensorType::get({q[0], q[1], q[2], v[3]},
+    std::swap(heads, queries);
+  return RankedTensorType::get({q[0], heads, queries, v[3]},
                                queryType->getElementType());
 }
 
