@@ -78,6 +78,8 @@ plan_and_run gpt2-tiny "$inputs/gpt2-block-tiny.mlir"
 ./reference gpt2 gpt2-tiny.planned.out || fail "gpt2-tiny: reference"
 plan_and_run llama-tiny "$inputs/llama-layer-tiny.mlir"
 ./reference llama llama-tiny.planned.out || fail "llama-tiny: reference"
+plan_and_run qwen3-tiny "$inputs/qwen3-layer-tiny.mlir"
+./reference qwen3 qwen3-tiny.planned.out || fail "qwen3-tiny: reference"
 
 # 3. Full-size examples: bit-identity and device memory.
 granularity=$((2 * 1024 * 1024))

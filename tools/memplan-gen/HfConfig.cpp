@@ -6,7 +6,8 @@
 //
 // Field names and defaults are those of the configuration classes in
 // Hugging Face transformers (LlamaConfig, MistralConfig, Qwen2Config,
-// GemmaConfig, GPT2Config, BertConfig), read with LLVM's JSON library.
+// Qwen3Config, GemmaConfig, GPT2Config, BertConfig), read with LLVM's JSON
+// library.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,6 +62,7 @@ const char *const kFieldsWithoutMemoryEffect[] = {
     "sliding_window",
     "use_sliding_window",
     "max_window_layers",
+    "layer_types",
     "embd_pdrop",
     "attn_pdrop",
     "attention_probs_dropout_prob",
@@ -245,30 +247,46 @@ struct DecoderDefaults {
   const char *activation;
   const char *activationKey; ///< Gemma: hidden_activation
   int64_t maxPositions;
+  int64_t headDim; ///< 0: hidden / heads; Qwen3: 128
   bool tiedEmbeddings;
-  bool qkvBias;          ///< Qwen2: always
-  bool readsBiasFlags;   ///< LLaMA: attention_bias, mlp_bias
-  bool scaledEmbeddings; ///< Gemma
+  bool qkvBias;            ///< Qwen2: always
+  bool readsAttentionBias; ///< LLaMA, Qwen3: attention_bias (q, k, v, o)
+  bool readsMlpBias;       ///< LLaMA: mlp_bias
+  bool scaledEmbeddings;   ///< Gemma
+  bool qkNorm;             ///< Qwen3
 };
 
 std::optional<DecoderDefaults> decoderDefaults(StringRef modelType) {
-  if (modelType == "llama")
-    return DecoderDefaults{"silu", "hidden_act", 2048, false,
-                           false,  true,         false};
-  if (modelType == "mistral")
-    return DecoderDefaults{"silu", "hidden_act", 4096 * 32, false,
-                           false,  false,        false};
-  if (modelType == "qwen2")
-    return DecoderDefaults{"silu", "hidden_act", 32768, false,
-                           true,   false,        false};
-  if (modelType == "gemma")
-    return DecoderDefaults{"gelu_pytorch_tanh",
-                           "hidden_activation",
-                           8192,
-                           true,
-                           false,
-                           false,
-                           true};
+  DecoderDefaults d{"silu", "hidden_act", 2048,  0,     false,
+                    false,  false,        false, false, false};
+  if (modelType == "llama") {
+    d.readsAttentionBias = d.readsMlpBias = true;
+    return d;
+  }
+  if (modelType == "mistral") {
+    d.maxPositions = 4096 * 32;
+    return d;
+  }
+  if (modelType == "qwen2") {
+    d.maxPositions = 32768;
+    d.qkvBias = true;
+    return d;
+  }
+  if (modelType == "qwen3") {
+    d.maxPositions = 32768;
+    d.headDim = 128;
+    d.readsAttentionBias = true;
+    d.qkNorm = true;
+    return d;
+  }
+  if (modelType == "gemma") {
+    d.activation = "gelu_pytorch_tanh";
+    d.activationKey = "hidden_activation";
+    d.maxPositions = 8192;
+    d.tiedEmbeddings = true;
+    d.scaledEmbeddings = true;
+    return d;
+  }
   return std::nullopt;
 }
 
@@ -278,7 +296,7 @@ void readDecoder(ConfigReader &r, const DecoderDefaults &d, ModelConfig &m) {
   m.ffn = r.dimension("intermediate_size");
   m.heads = r.dimension("num_attention_heads");
   m.kvHeads = r.dimension("num_key_value_heads", m.heads);
-  m.headDim = r.dimension("head_dim", int64_t(0));
+  m.headDim = r.dimension("head_dim", d.headDim);
   m.layers = r.dimension("num_hidden_layers");
   m.vocab = r.dimension("vocab_size");
   m.maxPositions = r.dimension("max_position_embeddings", d.maxPositions);
@@ -288,10 +306,11 @@ void readDecoder(ConfigReader &r, const DecoderDefaults &d, ModelConfig &m) {
   m.dropout = r.probability("attention_dropout", 0.0);
   m.qkvBias = d.qkvBias;
   m.scaledEmbeddings = d.scaledEmbeddings;
-  if (d.readsBiasFlags) {
+  m.qkNorm = d.qkNorm;
+  if (d.readsAttentionBias)
     m.qkvBias = m.outputBias = r.flag("attention_bias", false);
+  if (d.readsMlpBias)
     m.mlpBias = r.flag("mlp_bias", false);
-  }
 }
 
 void readGpt2(ConfigReader &r, ModelConfig &m) {
@@ -344,7 +363,7 @@ void checkShapes(ConfigReader &r, const ModelConfig &m) {
 } // namespace
 
 std::string memplan::gen::hfModelTypes() {
-  return "llama, mistral, qwen2, gemma, gpt2 or bert";
+  return "llama, mistral, qwen2, qwen3, gemma, gpt2 or bert";
 }
 
 Expected<HfConfig> memplan::gen::parseHfConfig(StringRef text, StringRef name) {

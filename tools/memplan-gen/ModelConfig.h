@@ -18,8 +18,8 @@
 namespace memplan::gen {
 
 /// GPT-2 (learned positions, LayerNorm, GELU MLP, tied LM head); the
-/// LLaMA family of decoders (LLaMA, Mistral, Qwen2, Gemma: RMSNorm, rotary
-/// positions, gated MLP, grouped-query attention); BERT (an encoder).
+/// LLaMA family of decoders (LLaMA, Mistral, Qwen2, Qwen3, Gemma: RMSNorm,
+/// rotary positions, gated MLP, grouped-query attention); BERT (an encoder).
 enum class Family { Gpt2, Llama, Bert };
 
 /// The MLP's activation (in the LLaMA family, the gate's).
@@ -51,6 +51,10 @@ struct ModelConfig {
   bool mlpBias = false;
   /// LLaMA family: the embeddings are multiplied by sqrt(hidden) (Gemma).
   bool scaledEmbeddings = false;
+  /// LLaMA family: each head's query and key RMS-normalised over the head's
+  /// width, with a weight of that width, before the rotary embedding
+  /// (Qwen3's q_norm and k_norm).
+  bool qkNorm = false;
   /// BERT: rows of the token-type embedding.
   int64_t typeVocab = 2;
 

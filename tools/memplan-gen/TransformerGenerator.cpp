@@ -287,9 +287,10 @@ private:
   /// kernel keeping `x` for its backward (fused, as Apex, Transformer Engine
   /// or a compiler run it), or as Hugging Face's LlamaRMSNorm and LitGPT
   /// write it in eager PyTorch: `x` upcast to f32 (the copy autograd keeps),
-  /// normalized in f32, cast back, then multiplied by the weight.
-  Value rmsNorm(Value x, const std::string &name) {
-    Value gamma = param({m.hidden}, name);
+  /// normalized in f32, cast back, then multiplied by the weight. The norm
+  /// is over `x`'s last dimension, `width` wide (0: the hidden size).
+  Value rmsNorm(Value x, const std::string &name, int64_t width = 0) {
+    Value gamma = param({width ? width : m.hidden}, name);
     Type f32 = Float32Type::get(act.getContext());
     if (!o.eagerRmsNorm || act == f32)
       return g.rmsNorm(x, gamma, m.normEpsilon);
@@ -461,8 +462,14 @@ Value TransformerGenerator::llama(Value received) {
         linear(h, nkv * hd, p + ".attention.wk", m.qkvBias, LoraKey), hidden);
     Value v = apply(
         linear(h, nkv * hd, p + ".attention.wv", m.qkvBias, LoraValue), hidden);
-    q = g.rope(g.reshape(q, {b, s, nh, hd}), positions);
-    k = g.rope(g.reshape(k, {b, s, nkv, hd}), positions);
+    q = g.reshape(q, {b, s, nh, hd});
+    k = g.reshape(k, {b, s, nkv, hd});
+    if (m.qkNorm) { // Qwen3: each head normalised before the rotation
+      q = rmsNorm(q, p + ".attention.q_norm", hd);
+      k = rmsNorm(k, p + ".attention.k_norm", hd);
+    }
+    q = g.rope(q, positions);
+    k = g.rope(k, positions);
     v = g.reshape(v, {b, s, nkv, hd});
     q = g.transpose(q, {0, 2, 1, 3});
     k = g.transpose(k, {0, 2, 1, 3});

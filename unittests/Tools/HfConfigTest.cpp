@@ -87,6 +87,24 @@ TEST(HfConfigTest, FamilyDifferences) {
   gemma = read(decoder("gemma", R"("hidden_act": "relu",
                                    "hidden_activation": "silu")"));
   EXPECT_EQ(gemma.activation, Activation::Silu);
+  // Qwen3 normalises each head's query and key; its heads are 128 wide
+  // unless head_dim says otherwise (Qwen3Config's default, not hidden /
+  // heads); attention_bias puts biases on q, k, v and o, never on the MLP.
+  ModelConfig qwen3 = read(decoder("qwen3"));
+  EXPECT_TRUE(qwen3.qkNorm);
+  EXPECT_EQ(qwen3.attentionHeadDim(), 128);
+  EXPECT_FALSE(qwen3.qkvBias || qwen3.outputBias || qwen3.mlpBias ||
+               qwen3.tiedEmbeddings);
+  EXPECT_EQ(qwen3.maxPositions, 32768);
+  qwen3 = read(decoder("qwen3", R"("head_dim": 16, "attention_bias": true,
+                                   "mlp_bias": true, "layer_types":
+                                   ["full_attention", "sliding_attention"])"));
+  EXPECT_EQ(qwen3.attentionHeadDim(), 16);
+  EXPECT_TRUE(qwen3.qkvBias && qwen3.outputBias);
+  EXPECT_FALSE(qwen3.mlpBias);
+  // No other family normalises the heads.
+  for (const char *type : {"llama", "mistral", "qwen2", "gemma"})
+    EXPECT_FALSE(read(decoder(type)).qkNorm) << type;
   ModelConfig mistral = read(decoder("mistral", R"("num_key_value_heads": 2,
                                  "sliding_window": 4096)"));
   EXPECT_EQ(mistral.kvHeads, 2);
@@ -152,8 +170,8 @@ TEST(HfConfigTest, ErrorsNameTheField) {
             "'num_local_experts' is 8: memplan-gen builds dense models (no "
             "mixture of experts)");
   EXPECT_EQ(errorOf(R"({"hidden_size": 64})"),
-            "no 'model_type'; memplan-gen reads llama, mistral, qwen2, gemma, "
-            "gpt2 or bert");
+            "no 'model_type'; memplan-gen reads llama, mistral, qwen2, qwen3, "
+            "gemma, gpt2 or bert");
   EXPECT_EQ(
       errorOf("{\"a\": " + std::string(100, '[') + std::string(100, ']') + "}"),
       "line 1: the input nests brackets more than 64 deep; memplan's "

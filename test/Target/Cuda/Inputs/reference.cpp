@@ -1,11 +1,11 @@
 //===- reference.cpp - Independent reference for the tiny models ----------===//
 //
-// Computes the tiny GPT-2 block and LLaMA layer of this directory with its
+// Computes the tiny GPT-2 block and LLaMA layers of this directory with its
 // own straightforward float code (no memplan runtime), from the argument
 // pattern documented in docs/codegen.md, and compares with a dump written by
 // a generated `main`:
 //
-//   reference gpt2|llama results.bin
+//   reference gpt2|llama|qwen3 results.bin
 //
 // Prints the largest error; exits 1 if any element differs by more than
 // 1e-4 * (1 + |expected|).
@@ -14,7 +14,7 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstring>
+#include <string>
 #include <vector>
 
 using Matrix = std::vector<float>; // row-major
@@ -139,7 +139,9 @@ static Matrix gpt2() {
   return out;
 }
 
-static Matrix llama() {
+/// The tiny LLaMA layer; with `qkNorm`, Qwen3's: each head's query and key
+/// RMS-normalised (weights: arguments 11 and 12) before the rotation.
+static Matrix llama(bool qkNorm) {
   const int T = 8, H = 32, heads = 4, kvHeads = 2, dim = 8, F = 64;
   Matrix x = argument(0, T * H);
   std::vector<long> positions(T);
@@ -149,6 +151,10 @@ static Matrix llama() {
   Matrix q = linear(h, argument(3, H * H), T, H, H);
   Matrix k = linear(h, argument(4, H * kvHeads * dim), T, H, kvHeads * dim);
   Matrix v = linear(h, argument(5, H * kvHeads * dim), T, H, kvHeads * dim);
+  if (qkNorm) {
+    q = rmsNorm(q, argument(11, dim), T * heads, dim, 1e-6);
+    k = rmsNorm(k, argument(12, dim), T * kvHeads, dim, 1e-6);
+  }
   auto rope = [&](Matrix &m, int n) {
     for (int t = 0; t < T; ++t)
       for (int hh = 0; hh < n; ++hh)
@@ -180,12 +186,12 @@ static Matrix llama() {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3 ||
-      (std::strcmp(argv[1], "gpt2") && std::strcmp(argv[1], "llama"))) {
-    std::fprintf(stderr, "usage: reference gpt2|llama results.bin\n");
+  std::string model = argc == 3 ? argv[1] : "";
+  if (model != "gpt2" && model != "llama" && model != "qwen3") {
+    std::fprintf(stderr, "usage: reference gpt2|llama|qwen3 results.bin\n");
     return 2;
   }
-  Matrix expected = std::strcmp(argv[1], "gpt2") == 0 ? gpt2() : llama();
+  Matrix expected = model == "gpt2" ? gpt2() : llama(model == "qwen3");
   Matrix actual(expected.size());
   FILE *file = std::fopen(argv[2], "rb");
   if (!file || std::fread(actual.data(), sizeof(float), actual.size(), file) !=
