@@ -6,8 +6,8 @@
 //
 // Field names and defaults are those of the configuration classes in
 // Hugging Face transformers (LlamaConfig, MistralConfig, Qwen2Config,
-// Qwen3Config, GemmaConfig, GPT2Config, BertConfig), read with LLVM's JSON
-// library.
+// Qwen3Config, GemmaConfig, Gemma2Config, Gemma3TextConfig, GPT2Config,
+// BertConfig), read with LLVM's JSON library.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,6 +63,10 @@ const char *const kFieldsWithoutMemoryEffect[] = {
     "use_sliding_window",
     "max_window_layers",
     "layer_types",
+    "query_pre_attn_scalar",
+    "rope_local_base_freq",
+    "cache_implementation",
+    "sliding_window_pattern",
     "embd_pdrop",
     "attn_pdrop",
     "attention_probs_dropout_prob",
@@ -146,6 +150,64 @@ public:
         key, fallback, [](const json::Value &v) { return v.getAsNumber(); },
         [](double e) { return std::isfinite(e) && e > 0; },
         "a positive number");
+  }
+
+  /// A soft-capping constant: `absent` when the field is absent, 0 (none)
+  /// when it is null, else a positive number.
+  double softcap(StringRef key, double absent) {
+    const json::Value *value = lookup(key);
+    if (!value)
+      return absent;
+    if (value->kind() == json::Value::Null)
+      return 0;
+    std::optional<double> number = value->getAsNumber();
+    if (!number || !std::isfinite(*number) || *number <= 0) {
+      fail(formatv("'{0}' must be a positive number or null, got {1}", key,
+                   *value));
+      return 0;
+    }
+    return *number;
+  }
+
+  /// Which of `layers` layers attend through a sliding window, from
+  /// `layer_types` ("sliding_attention" or "full_attention" per layer) when
+  /// the config has it, else `pattern(layer)`.
+  std::vector<bool> slidingLayers(int64_t layers,
+                                  llvm::function_ref<bool(int64_t)> pattern) {
+    std::vector<bool> sliding;
+    const json::Value *value = lookup("layer_types");
+    if (!value || value->kind() == json::Value::Null) {
+      for (int64_t layer = 0; layer < layers; ++layer)
+        sliding.push_back(pattern(layer));
+      return sliding;
+    }
+    const json::Array *types = value->getAsArray();
+    if (!types || int64_t(types->size()) != layers) {
+      fail(formatv("'layer_types' must list one type per layer ({0}), got {1}",
+                   layers, *value));
+      return {};
+    }
+    for (const json::Value &type : *types) {
+      std::optional<StringRef> name = type.getAsString();
+      if (!name ||
+          (*name != "sliding_attention" && *name != "full_attention")) {
+        fail(formatv("'layer_types' holds {0}; memplan-gen reads "
+                     "\"sliding_attention\" and \"full_attention\"",
+                     type));
+        return {};
+      }
+      sliding.push_back(*name == "sliding_attention");
+    }
+    return sliding;
+  }
+
+  /// A positive integer field that null turns off: `absent` when the field
+  /// is absent, none when it is null.
+  std::optional<int64_t> nullableDimension(StringRef key, int64_t absent) {
+    const json::Value *value = lookup(key);
+    if (value && value->kind() == json::Value::Null)
+      return std::nullopt;
+    return dimension(key, absent);
   }
 
   bool flag(StringRef key, bool fallback) {
@@ -253,7 +315,16 @@ struct DecoderDefaults {
   bool readsAttentionBias; ///< LLaMA, Qwen3: attention_bias (q, k, v, o)
   bool readsMlpBias;       ///< LLaMA: mlp_bias
   bool scaledEmbeddings;   ///< Gemma
-  bool qkNorm;             ///< Qwen3
+  bool qkNorm;             ///< Qwen3, Gemma 3
+  /// Gemma 2 and 3: post-attention and post-feedforward norms, soft-capping
+  /// (Gemma 2's defaults; Gemma 3 has none), local layers with sliding-window
+  /// caches every `slidingPattern`-th layer but the last of each group
+  /// (Gemma 2: 2, every even layer; Gemma 3: 6, five of six); 0: none.
+  bool sandwichNorms = false;
+  double attentionSoftcap = 0;
+  double logitSoftcap = 0;
+  int64_t slidingPattern = 0;
+  bool readsSlidingPattern = false; ///< Gemma 3: sliding_window_pattern
 };
 
 std::optional<DecoderDefaults> decoderDefaults(StringRef modelType) {
@@ -279,12 +350,28 @@ std::optional<DecoderDefaults> decoderDefaults(StringRef modelType) {
     d.qkNorm = true;
     return d;
   }
-  if (modelType == "gemma") {
+  if (modelType == "gemma" || modelType == "gemma2" ||
+      modelType == "gemma3_text") {
     d.activation = "gelu_pytorch_tanh";
     d.activationKey = "hidden_activation";
     d.maxPositions = 8192;
     d.tiedEmbeddings = true;
     d.scaledEmbeddings = true;
+    if (modelType == "gemma")
+      return d;
+    d.headDim = 256;
+    d.readsAttentionBias = true;
+    d.sandwichNorms = true;
+    if (modelType == "gemma2") {
+      d.attentionSoftcap = 50;
+      d.logitSoftcap = 30;
+      d.slidingPattern = 2;
+      return d;
+    }
+    d.maxPositions = 131072;
+    d.qkNorm = true;
+    d.slidingPattern = 6;
+    d.readsSlidingPattern = true;
     return d;
   }
   return std::nullopt;
@@ -311,6 +398,25 @@ void readDecoder(ConfigReader &r, const DecoderDefaults &d, ModelConfig &m) {
     m.qkvBias = m.outputBias = r.flag("attention_bias", false);
   if (d.readsMlpBias)
     m.mlpBias = r.flag("mlp_bias", false);
+  m.sandwichNorms = d.sandwichNorms;
+  if (d.slidingPattern == 0)
+    return;
+  m.attentionSoftcap = r.softcap("attn_logit_softcapping", d.attentionSoftcap);
+  m.logitSoftcap = r.softcap("final_logit_softcapping", d.logitSoftcap);
+  // Layer i is local unless i + 1 is a multiple of the pattern: Gemma 2's
+  // even layers, Gemma 3's five of six (sliding_window_pattern in older
+  // configs; newer ones list layer_types). A null window makes every layer
+  // global.
+  std::optional<int64_t> window = r.nullableDimension("sliding_window", 4096);
+  if (!window)
+    return;
+  m.slidingWindow = *window;
+  int64_t pattern =
+      d.readsSlidingPattern
+          ? r.dimension("sliding_window_pattern", d.slidingPattern)
+          : d.slidingPattern;
+  m.slidingLayers = r.slidingLayers(
+      m.layers, [&](int64_t layer) { return (layer + 1) % pattern != 0; });
 }
 
 void readGpt2(ConfigReader &r, ModelConfig &m) {
@@ -363,7 +469,8 @@ void checkShapes(ConfigReader &r, const ModelConfig &m) {
 } // namespace
 
 std::string memplan::gen::hfModelTypes() {
-  return "llama, mistral, qwen2, qwen3, gemma, gpt2 or bert";
+  return "llama, mistral, qwen2, qwen3, gemma, gemma2, gemma3_text, gpt2 or "
+         "bert";
 }
 
 Expected<HfConfig> memplan::gen::parseHfConfig(StringRef text, StringRef name) {
@@ -391,6 +498,10 @@ Expected<HfConfig> memplan::gen::parseHfConfig(StringRef text, StringRef name) {
     readGpt2(reader, m);
   else if (modelType == "bert")
     readBert(reader, m);
+  else if (modelType == "gemma3")
+    reader.fail("'model_type' is 'gemma3', Gemma 3's vision-language model; "
+                "memplan-gen builds its language model: give the config's "
+                "'text_config' (model_type gemma3_text) as the config");
   else if (modelType.empty())
     reader.fail("no 'model_type'; memplan-gen reads " + hfModelTypes());
   else

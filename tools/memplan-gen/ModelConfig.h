@@ -14,11 +14,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace memplan::gen {
 
 /// GPT-2 (learned positions, LayerNorm, GELU MLP, tied LM head); the
-/// LLaMA family of decoders (LLaMA, Mistral, Qwen2, Qwen3, Gemma: RMSNorm,
+/// LLaMA family of decoders (LLaMA, Mistral, Qwen2 and 3, Gemma 1-3: RMSNorm,
 /// rotary positions, gated MLP, grouped-query attention); BERT (an encoder).
 enum class Family { Gpt2, Llama, Bert };
 
@@ -55,6 +56,23 @@ struct ModelConfig {
   /// width, with a weight of that width, before the rotary embedding
   /// (Qwen3's q_norm and k_norm).
   bool qkNorm = false;
+  /// LLaMA family: RMSNorms on the attention's and the MLP's outputs too,
+  /// before each residual add (Gemma 2 and 3's post-attention and
+  /// post-feedforward norms).
+  bool sandwichNorms = false;
+  /// LLaMA family: the attention scores and the logits through
+  /// cap x tanh(x / cap) (Gemma 2's soft-capping); 0: none.
+  double attentionSoftcap = 0;
+  double logitSoftcap = 0;
+  /// LLaMA family: the layers that attend to the last `slidingWindow` tokens
+  /// only and whose decode caches keep only those, as transformers' hybrid
+  /// cache does (Gemma 2 and 3); empty: every layer attends to every token.
+  int64_t slidingWindow = 0;
+  std::vector<bool> slidingLayers;
+  bool isSliding(int64_t layer) const {
+    return layer >= 0 && size_t(layer) < slidingLayers.size() &&
+           slidingLayers[size_t(layer)];
+  }
   /// BERT: rows of the token-type embedding.
   int64_t typeVocab = 2;
 

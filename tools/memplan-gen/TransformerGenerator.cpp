@@ -231,9 +231,10 @@ private:
   /// view there); unfused, it is a transposed copy of the [B, nh, Sq, hd]
   /// product, as `.transpose(1, 2).contiguous()` makes one.
   Value attend(Value q, Value k, Value v, bool causal);
-  /// Decode: writes the new k/v [B, nkv, 1, hd] into this layer's caches
+  /// Decode: writes the new k/v [B, nkv, 1, hd] into layer `layer`'s caches
   /// and returns the caches.
-  std::pair<Value, Value> cache(Value k, Value v, const std::string &prefix);
+  std::pair<Value, Value> cache(Value k, Value v, const std::string &prefix,
+                                int64_t layer);
 
   /// The stage's part of the model; `received` is the previous stage's
   /// output (null on the first stage).
@@ -298,6 +299,15 @@ private:
     return g.mul(g.cast(normalized, act), gamma);
   }
 
+  /// Gemma 2's soft-capping, cap x tanh(x / cap), as transformers writes it:
+  /// a division, tanh (whose output its backward keeps) and a product, each
+  /// a tensor of `x`'s shape; `name` prefixes the two scalars.
+  Value softcap(Value x, const std::string &name) {
+    Value inverse = arg({1}, act, ArgumentRole::Input, name + ".inverse");
+    Value cap = arg({1}, act, ArgumentRole::Input, name + ".cap");
+    return g.mul(g.tanh(g.mul(x, inverse)), cap);
+  }
+
   /// `x` through dropout when the step drops (train, --dropout > 0).
   Value dropout(Value x) { return o.dropout > 0 ? g.dropout(x, o.dropout) : x; }
 
@@ -331,7 +341,6 @@ private:
                : g.tensorParallelAllReduce(y, tp());
   }
   int64_t queryLen() const { return o.mode == Mode::Decode ? 1 : o.seq; }
-  int64_t keyLen() const { return o.mode == Mode::Decode ? o.kvLen : o.seq; }
 
   GraphBuilder &g;
   const GeneratorOptions &o;
@@ -352,7 +361,8 @@ Value TransformerGenerator::attend(Value q, Value k, Value v, bool causal) {
   // Unfused: the [.., Sq, Skv] scores are materialised. Grouped-query heads
   // share k/v through a broadcast batch dimension.
   int64_t b = o.batch, nh = heads(), nkv = kvHeads(), hd = headDim();
-  int64_t sq = queryLen(), skv = keyLen();
+  // The keys: the tokens, or the decode cache (a local layer's is shorter).
+  int64_t sq = queryLen(), skv = g.typeOf(k).getShape()[2];
   if (!attentionScale)
     attentionScale = arg({1}, act, ArgumentRole::Input, "attention.scale");
   if (causal && o.mode != Mode::Decode && !causalMask)
@@ -364,6 +374,8 @@ Value TransformerGenerator::attend(Value q, Value k, Value v, bool causal) {
   Value k5 = g.reshape(k, {b, nkv, 1, skv, hd});
   Value v5 = g.reshape(v, {b, nkv, 1, skv, hd});
   Value scores = g.mul(g.matmul(q5, k5, /*transposeRhs=*/true), attentionScale);
+  if (m.attentionSoftcap > 0)
+    scores = softcap(scores, "attention.softcap");
   if (causal && o.mode != Mode::Decode)
     scores = g.add(scores, causalMask);
   Value out = g.matmul(dropout(g.softmax(scores, -1)), v5);
@@ -373,10 +385,16 @@ Value TransformerGenerator::attend(Value q, Value k, Value v, bool causal) {
 }
 
 std::pair<Value, Value> TransformerGenerator::cache(Value k, Value v,
-                                                    const std::string &prefix) {
+                                                    const std::string &prefix,
+                                                    int64_t layer) {
   if (!position)
     position = g.indexArgument("cache_position");
-  SmallVector<int64_t> shape = {o.batch, kvHeads(), o.kvLen, headDim()};
+  // A local layer's cache holds its window (transformers' hybrid cache: a
+  // ring of the last tokens), a global layer's every token.
+  int64_t length = o.kvLen;
+  if (m.isSliding(layer))
+    length = std::min(length, m.slidingWindow);
+  SmallVector<int64_t> shape = {o.batch, kvHeads(), length, headDim()};
   Value kCache = arg(shape, act, ArgumentRole::KvCache, prefix + ".k_cache");
   Value vCache = arg(shape, act, ArgumentRole::KvCache, prefix + ".v_cache");
   return {g.kvCacheUpdate(kCache, k, position),
@@ -413,7 +431,7 @@ Value TransformerGenerator::gpt2(Value received) {
     Value k = g.reshape(parts[1], {b, nh, s, hd});
     Value v = g.reshape(parts[2], {b, nh, s, hd});
     if (o.mode == Mode::Decode)
-      std::tie(k, v) = cache(k, v, p);
+      std::tie(k, v) = cache(k, v, p, l);
     Value a = g.reshape(attend(q, k, v, /*causal=*/true), {b, s, nh * hd});
     x = g.add(x, dropout(apply(
                      linear(nh * hd, h, p + ".attn.c_proj", true, LoraOutput),
@@ -475,29 +493,37 @@ Value TransformerGenerator::llama(Value received) {
     k = g.transpose(k, {0, 2, 1, 3});
     v = g.transpose(v, {0, 2, 1, 3});
     if (o.mode == Mode::Decode)
-      std::tie(k, v) = cache(k, v, p);
+      std::tie(k, v) = cache(k, v, p, l);
     Value a = g.reshape(attend(q, k, v, /*causal=*/true), {b, s, nh * hd});
-    x = g.add(x, apply(linear(nh * hd, h, p + ".attention.wo", m.outputBias,
-                              LoraOutput),
-                       a, /*rowParallel=*/true));
+    Value attended = apply(
+        linear(nh * hd, h, p + ".attention.wo", m.outputBias, LoraOutput), a,
+        /*rowParallel=*/true);
+    if (m.sandwichNorms) // Gemma 2 and 3
+      attended = rmsNorm(attended, p + ".post_attention_norm");
+    x = g.add(x, attended);
     hidden = columnInput(rmsNorm(x, p + ".ffn_norm"));
     Value gate = apply(
         linear(h, ffn(), p + ".feed_forward.w1", m.mlpBias, LoraGate), hidden);
     gate = activation(gate);
     Value up = apply(
         linear(h, ffn(), p + ".feed_forward.w3", m.mlpBias, LoraUp), hidden);
-    x = g.add(
-        x, apply(linear(ffn(), h, p + ".feed_forward.w2", m.mlpBias, LoraDown),
-                 g.mul(gate, up), /*rowParallel=*/true));
+    Value fed =
+        apply(linear(ffn(), h, p + ".feed_forward.w2", m.mlpBias, LoraDown),
+              g.mul(gate, up), /*rowParallel=*/true);
+    if (m.sandwichNorms)
+      fed = rmsNorm(fed, p + ".post_ffn_norm");
+    x = g.add(x, fed);
   }
   if (!lastStage())
     return x;
   g.beginUnit(); // the head
   Value hidden = columnInput(rmsNorm(x, "norm"));
-  if (m.tiedEmbeddings) // the embeddings' table, or the last stage's copy
-    return g.matmul(hidden, param({vocab(), h}, "tok_embeddings"),
-                    /*transposeRhs=*/true);
-  return g.matmul(hidden, param({h, vocab()}, "output"));
+  Value logits =
+      m.tiedEmbeddings // the embeddings' table, or the last stage's copy
+          ? g.matmul(hidden, param({vocab(), h}, "tok_embeddings"),
+                     /*transposeRhs=*/true)
+          : g.matmul(hidden, param({h, vocab()}, "output"));
+  return m.logitSoftcap > 0 ? softcap(logits, "logits.softcap") : logits;
 }
 
 Value TransformerGenerator::bert(Value received) {

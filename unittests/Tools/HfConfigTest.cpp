@@ -111,6 +111,48 @@ TEST(HfConfigTest, FamilyDifferences) {
   EXPECT_EQ(mistral.maxPositions, 4096 * 32);
 }
 
+TEST(HfConfigTest, GemmaTwoAndThree) {
+  // Gemma 2: norms after the attention and the MLP too, soft-capped scores
+  // (50) and logits (30), heads of 256, every even layer local with a
+  // window of 4096; a null cap turns capping off.
+  ModelConfig gemma2 = read(decoder("gemma2"));
+  EXPECT_TRUE(gemma2.sandwichNorms && gemma2.tiedEmbeddings &&
+              gemma2.scaledEmbeddings);
+  EXPECT_FALSE(gemma2.qkNorm);
+  EXPECT_EQ(gemma2.attentionHeadDim(), 256);
+  EXPECT_DOUBLE_EQ(gemma2.attentionSoftcap, 50);
+  EXPECT_DOUBLE_EQ(gemma2.logitSoftcap, 30);
+  EXPECT_EQ(gemma2.slidingWindow, 4096);
+  EXPECT_EQ(gemma2.slidingLayers, (std::vector<bool>{true, false, true}));
+  gemma2 = read(decoder("gemma2", R"("attn_logit_softcapping": null,
+      "final_logit_softcapping": 10, "sliding_window": 128)"));
+  EXPECT_DOUBLE_EQ(gemma2.attentionSoftcap, 0);
+  EXPECT_DOUBLE_EQ(gemma2.logitSoftcap, 10);
+  EXPECT_EQ(gemma2.slidingWindow, 128);
+  // A null window: every layer global.
+  gemma2 = read(decoder("gemma2", R"("sliding_window": null)"));
+  EXPECT_TRUE(gemma2.slidingLayers.empty());
+  EXPECT_FALSE(gemma2.isSliding(0));
+  // Gemma 3: no capping, query/key norms, five local layers of six (or
+  // sliding_window_pattern's), or what layer_types lists.
+  ModelConfig gemma3 =
+      read(decoder("gemma3_text", R"("num_hidden_layers": 7)"));
+  EXPECT_TRUE(gemma3.sandwichNorms && gemma3.qkNorm);
+  EXPECT_DOUBLE_EQ(gemma3.attentionSoftcap + gemma3.logitSoftcap, 0);
+  EXPECT_EQ(gemma3.slidingLayers,
+            (std::vector<bool>{true, true, true, true, true, false, true}));
+  gemma3 = read(decoder("gemma3_text", R"("sliding_window_pattern": 2)"));
+  EXPECT_EQ(gemma3.slidingLayers, (std::vector<bool>{true, false, true}));
+  gemma3 = read(decoder("gemma3_text", R"("layer_types": ["full_attention",
+      "sliding_attention", "full_attention"])"));
+  EXPECT_EQ(gemma3.slidingLayers, (std::vector<bool>{false, true, false}));
+  // Other families keep every token in every layer's cache.
+  for (const char *type : {"llama", "mistral", "qwen2", "qwen3", "gemma"}) {
+    ModelConfig m = read(decoder(type, R"("sliding_window": 16)"));
+    EXPECT_FALSE(m.sandwichNorms || m.isSliding(0)) << type;
+  }
+}
+
 TEST(HfConfigTest, Gpt2AndBert) {
   ModelConfig gpt2 = read(R"({"model_type": "gpt2", "n_embd": 48.0,
       "n_head": 4, "n_layer": 2, "n_positions": 64, "vocab_size": 90,
@@ -169,9 +211,23 @@ TEST(HfConfigTest, ErrorsNameTheField) {
   EXPECT_EQ(errorOf(decoder("mistral", R"("num_local_experts": 8)")),
             "'num_local_experts' is 8: memplan-gen builds dense models (no "
             "mixture of experts)");
+  EXPECT_EQ(errorOf(decoder("gemma2", R"("final_logit_softcapping": -1)")),
+            "'final_logit_softcapping' must be a positive number or null, got "
+            "-1");
+  EXPECT_EQ(errorOf(decoder("gemma2", R"("layer_types": ["full_attention"])")),
+            "'layer_types' must list one type per layer (3), got "
+            "[\"full_attention\"]");
+  EXPECT_EQ(
+      errorOf(decoder("gemma3_text", R"("layer_types": ["a", "b", "c"])")),
+      "'layer_types' holds \"a\"; memplan-gen reads "
+      "\"sliding_attention\" and \"full_attention\"");
+  EXPECT_EQ(errorOf(decoder("gemma3")),
+            "'model_type' is 'gemma3', Gemma 3's vision-language model; "
+            "memplan-gen builds its language model: give the config's "
+            "'text_config' (model_type gemma3_text) as the config");
   EXPECT_EQ(errorOf(R"({"hidden_size": 64})"),
             "no 'model_type'; memplan-gen reads llama, mistral, qwen2, qwen3, "
-            "gemma, gpt2 or bert");
+            "gemma, gemma2, gemma3_text, gpt2 or bert");
   EXPECT_EQ(
       errorOf("{\"a\": " + std::string(100, '[') + std::string(100, ']') + "}"),
       "line 1: the input nests brackets more than 64 deep; memplan's "
