@@ -67,6 +67,7 @@ struct ModelConfig {
   /// LLaMA family: the layers that attend to the last `slidingWindow` tokens
   /// only and whose decode caches keep only those, as transformers' hybrid
   /// cache does (Gemma 2 and 3); empty: every layer attends to every token.
+  /// Layers past the config's count (--layers above it) are global.
   int64_t slidingWindow = 0;
   std::vector<bool> slidingLayers;
   bool isSliding(int64_t layer) const {

@@ -300,8 +300,9 @@ private:
   }
 
   /// Gemma 2's soft-capping, cap x tanh(x / cap), as transformers writes it:
-  /// a division, tanh (whose output its backward keeps) and a product, each
-  /// a tensor of `x`'s shape; `name` prefixes the two scalars.
+  /// the division (here a product by 1 / cap), tanh (whose output its
+  /// backward keeps) and the product, each a tensor of `x`'s shape; `name`
+  /// prefixes the two scalars.
   Value softcap(Value x, const std::string &name) {
     Value inverse = arg({1}, act, ArgumentRole::Input, name + ".inverse");
     Value cap = arg({1}, act, ArgumentRole::Input, name + ".cap");
@@ -482,7 +483,7 @@ Value TransformerGenerator::llama(Value received) {
         linear(h, nkv * hd, p + ".attention.wv", m.qkvBias, LoraValue), hidden);
     q = g.reshape(q, {b, s, nh, hd});
     k = g.reshape(k, {b, s, nkv, hd});
-    if (m.qkNorm) { // Qwen3: each head normalised before the rotation
+    if (m.qkNorm) { // Qwen3, Gemma 3: each head normalised, then rotated
       q = rmsNorm(q, p + ".attention.q_norm", hd);
       k = rmsNorm(k, p + ".attention.k_norm", hd);
     }
