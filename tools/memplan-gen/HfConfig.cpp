@@ -155,18 +155,12 @@ public:
   /// A soft-capping constant: `absent` when the field is absent, 0 (none)
   /// when it is null, else a positive number.
   double softcap(StringRef key, double absent) {
-    const json::Value *value = lookup(key);
-    if (!value)
-      return absent;
-    if (value->kind() == json::Value::Null)
+    if (isNull(key))
       return 0;
-    std::optional<double> number = value->getAsNumber();
-    if (!number || !std::isfinite(*number) || *number <= 0) {
-      fail(formatv("'{0}' must be a positive number or null, got {1}", key,
-                   *value));
-      return 0;
-    }
-    return *number;
+    return optionalField<double>(
+        key, absent, [](const json::Value &v) { return v.getAsNumber(); },
+        [](double c) { return std::isfinite(c) && c > 0; },
+        "a positive number or null");
   }
 
   /// Which of `layers` layers attend through a sliding window, from
@@ -204,8 +198,7 @@ public:
   /// A positive integer field that null turns off: `absent` when the field
   /// is absent, none when it is null.
   std::optional<int64_t> nullableDimension(StringRef key, int64_t absent) {
-    const json::Value *value = lookup(key);
-    if (value && value->kind() == json::Value::Null)
+    if (isNull(key))
       return std::nullopt;
     return dimension(key, absent);
   }
@@ -293,6 +286,13 @@ private:
     return *read;
   }
 
+  /// Whether the config has `key`, as null (the accessors above read null
+  /// as absent; a few fields are turned off by it).
+  bool isNull(StringRef key) {
+    const json::Value *value = lookup(key);
+    return value && value->kind() == json::Value::Null;
+  }
+
   const json::Value *lookup(StringRef key) {
     read.insert(key);
     return object.get(key);
@@ -306,16 +306,16 @@ private:
 /// The LLaMA family's differences, as their configuration classes default
 /// them.
 struct DecoderDefaults {
-  const char *activation;
-  const char *activationKey; ///< Gemma: hidden_activation
-  int64_t maxPositions;
-  int64_t headDim; ///< 0: hidden / heads; Qwen3: 128
-  bool tiedEmbeddings;
-  bool qkvBias;            ///< Qwen2: always
-  bool readsAttentionBias; ///< LLaMA, Qwen3: attention_bias (q, k, v, o)
-  bool readsMlpBias;       ///< LLaMA: mlp_bias
-  bool scaledEmbeddings;   ///< Gemma
-  bool qkNorm;             ///< Qwen3, Gemma 3
+  const char *activation = "silu";
+  const char *activationKey = "hidden_act"; ///< Gemma: hidden_activation
+  int64_t maxPositions = 2048;
+  int64_t headDim = 0; ///< 0: hidden / heads; Qwen3: 128
+  bool tiedEmbeddings = false;
+  bool qkvBias = false;            ///< Qwen2: always
+  bool readsAttentionBias = false; ///< attention_bias (q, k, v and o)
+  bool readsMlpBias = false;       ///< LLaMA: mlp_bias
+  bool scaledEmbeddings = false;   ///< Gemma
+  bool qkNorm = false;             ///< Qwen3, Gemma 3
   /// Gemma 2 and 3: post-attention and post-feedforward norms, soft-capping
   /// (Gemma 2's defaults; Gemma 3 has none), local layers with sliding-window
   /// caches every `slidingPattern`-th layer but the last of each group
@@ -328,8 +328,7 @@ struct DecoderDefaults {
 };
 
 std::optional<DecoderDefaults> decoderDefaults(StringRef modelType) {
-  DecoderDefaults d{"silu", "hidden_act", 2048,  0,     false,
-                    false,  false,        false, false, false};
+  DecoderDefaults d; // LLaMA's, but for its bias flags
   if (modelType == "llama") {
     d.readsAttentionBias = d.readsMlpBias = true;
     return d;
