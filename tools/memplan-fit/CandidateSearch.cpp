@@ -274,7 +274,9 @@ private:
           return mlir::success();
         });
     mlir::PassManager pm(&context);
-    buildPlanOffsetsPipeline(pm);
+    PlanOffsetsOptions planOptions;
+    planOptions.algorithm = options.algorithm;
+    buildPlanOffsetsPipeline(pm, planOptions);
     if (mlir::failed(pm.run(*module)))
       return {std::nullopt,
               error.empty() ? "internal error: planning failed" : error};

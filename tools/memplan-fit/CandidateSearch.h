@@ -18,6 +18,7 @@
 #include "TransformerGenerator.h"
 
 #include "memplan/Analysis/FunctionMemory.h"
+#include "memplan/Planner/Algorithms.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -96,6 +97,8 @@ struct BatchSearchOptions {
   /// The peak is the caching-allocator model's max_memory_reserved, not
   /// the plan's total.
   bool onPytorch = false;
+  /// How each graph is planned (--plan-offsets's `algorithm`).
+  Algorithm algorithm = Algorithm::GreedyBySize;
   int64_t wantedBatch = 1; ///< also planned, for its peak
   int64_t maxBatch = 1024; ///< the largest micro-batch tried
   /// Tries every micro-batch from 1 up instead of doubling and bisecting:

@@ -25,6 +25,7 @@
 #include "ModelConfig.h"
 #include "TransformerGenerator.h"
 
+#include "memplan/Support/AlgorithmOption.h"
 #include "memplan/Support/FormatBytes.h"
 #include "memplan/Support/OutputFiles.h"
 #include "llvm/ADT/STLExtras.h"
@@ -165,6 +166,13 @@ static llvm::cl::opt<std::string> fitOn(
                    "max_memory_reserved, for the same step run by PyTorch "
                    "eager)"),
     llvm::cl::init("plan"), llvm::cl::cat(toolOptions));
+static llvm::cl::opt<Algorithm> algorithm(
+    "algorithm",
+    llvm::cl::desc("How each graph is planned: --plan-offsets's algorithm "
+                   "(default greedy-by-size, as --plan-offsets; compile with "
+                   "the same one for the plan's numbers to hold)"),
+    llvm::cl::init(Algorithm::GreedyBySize), algorithmValues(),
+    llvm::cl::cat(toolOptions));
 static llvm::cl::opt<unsigned> threads(
     "jobs",
     llvm::cl::desc("Candidates weighed at once (default: one per core)"),
@@ -255,6 +263,14 @@ static std::optional<uint64_t> parseByteSize(llvm::StringRef text) {
   return std::nullopt;
 }
 
+/// What the header says must fit: the caching-allocator model does not
+/// depend on the offsets, the plan's arena does (on --algorithm).
+static std::string fitOnText(bool onPytorch) {
+  if (onPytorch)
+    return "PyTorch's max_memory_reserved";
+  return "memplan's plan, " + std::string(getAlgorithmName(algorithm));
+}
+
 /// Writes `json` to --json (when given), then flushes the table; the exit
 /// code.
 static int writeJsonAndFlush(std::string json) {
@@ -286,8 +302,7 @@ static int reportLayouts(const GeneratorOptions &base,
      << (seq ? seq : defaultSequenceLength(base.model))
      << " tokens, global batch " << globalBatch << ", on " << gpus << " x "
      << formatBytes(gpuMemory) << " (" << gpuName << "; CUDA context "
-     << formatBytes(contextBytes) << "; fit on "
-     << (onPytorch ? "PyTorch's max_memory_reserved" : "memplan's plan")
+     << formatBytes(contextBytes) << "; fit on " << fitOnText(onPytorch)
      << ")\n"
      << "cost model: " << llvm::format("%.0f", costModel.flopsPerSecond / 1e12)
      << " TFLOP/s, " << llvm::format("%.0f", costModel.bytesPerSecond / 1e9)
@@ -313,6 +328,7 @@ static int reportLayouts(const GeneratorOptions &base,
       out.attribute("gpu_memory_bytes", gpuMemory);
       out.attribute("cuda_context_bytes", contextBytes);
       out.attribute("fit_on", fitOn);
+      out.attribute("algorithm", std::string(getAlgorithmName(algorithm)));
       out.attribute("flops_per_second", costModel.flopsPerSecond);
       out.attribute("link_bytes_per_second", costModel.bytesPerSecond);
       out.attribute("host_bytes_per_second", costModel.hostBytesPerSecond);
@@ -565,6 +581,7 @@ int main(int argc, char **argv) {
   searchOptions.gpuMemory = *gpuMemory;
   searchOptions.contextBytes = contextBytes;
   searchOptions.onPytorch = *onPytorch;
+  searchOptions.algorithm = algorithm;
   searchOptions.wantedBatch = wantedBatch;
   searchOptions.maxBatch = maxBatch;
   searchOptions.linear = linearSearch;
@@ -586,8 +603,7 @@ int main(int argc, char **argv) {
     os << ", " << (seq ? seq : tokens) << " tokens";
   os << ", on " << formatBytes(*gpuMemory) << " (" << gpuName
      << "; CUDA context " << formatBytes(contextBytes) << "; fit on "
-     << (*onPytorch ? "PyTorch's max_memory_reserved" : "memplan's plan")
-     << ")\n";
+     << fitOnText(*onPytorch) << ")\n";
   std::vector<std::string> labels;
   size_t width = 9;
   for (const Candidate &candidate : candidates) {
@@ -664,6 +680,7 @@ int main(int argc, char **argv) {
       out.attribute("gpu_memory_bytes", *gpuMemory);
       out.attribute("cuda_context_bytes", contextBytes);
       out.attribute("fit_on", fitOn);
+      out.attribute("algorithm", std::string(getAlgorithmName(algorithm)));
       out.attribute("wanted_micro_batch", int64_t(wantedBatch));
       out.attributeArray("candidates", [&] {
         // An index, not structured bindings: C++17 lambdas cannot capture
