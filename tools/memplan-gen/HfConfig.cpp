@@ -145,7 +145,7 @@ public:
   }
 
   /// A positive finite number; `fallback` when absent or null.
-  double epsilon(StringRef key, double fallback) {
+  double positiveNumber(StringRef key, double fallback) {
     return optionalField<double>(
         key, fallback, [](const json::Value &v) { return v.getAsNumber(); },
         [](double e) { return std::isfinite(e) && e > 0; },
@@ -325,6 +325,9 @@ struct DecoderDefaults {
   double logitSoftcap = 0;
   int64_t slidingPattern = 0;
   bool readsSlidingPattern = false; ///< Gemma 3: sliding_window_pattern
+  /// Granite: the embeddings, the attention's and the MLP's outputs scaled
+  /// and the logits divided, by the config's multipliers.
+  bool graniteMultipliers = false;
 };
 
 std::optional<DecoderDefaults> decoderDefaults(StringRef modelType) {
@@ -347,6 +350,11 @@ std::optional<DecoderDefaults> decoderDefaults(StringRef modelType) {
     d.headDim = 128;
     d.readsAttentionBias = true;
     d.qkNorm = true;
+    return d;
+  }
+  if (modelType == "granite") {
+    d.readsAttentionBias = d.readsMlpBias = true;
+    d.graniteMultipliers = true;
     return d;
   }
   if (modelType == "gemma" || modelType == "gemma2" ||
@@ -386,7 +394,7 @@ void readDecoder(ConfigReader &r, const DecoderDefaults &d, ModelConfig &m) {
   m.layers = r.dimension("num_hidden_layers");
   m.vocab = r.dimension("vocab_size");
   m.maxPositions = r.dimension("max_position_embeddings", d.maxPositions);
-  m.normEpsilon = r.epsilon("rms_norm_eps", 1e-6);
+  m.normEpsilon = r.positiveNumber("rms_norm_eps", 1e-6);
   m.tiedEmbeddings = r.flag("tie_word_embeddings", d.tiedEmbeddings);
   m.activation = r.activation(d.activationKey, d.activation);
   m.dropout = r.probability("attention_dropout", 0.0);
@@ -398,6 +406,16 @@ void readDecoder(ConfigReader &r, const DecoderDefaults &d, ModelConfig &m) {
   if (d.readsMlpBias)
     m.mlpBias = r.flag("mlp_bias", false);
   m.sandwichNorms = d.sandwichNorms;
+  if (d.graniteMultipliers) {
+    // transformers' Granite multiplies (and divides) by every one of them,
+    // 1.0 included: the tensors exist whatever the values, which change no
+    // shape (attention_multiplier replaces 1 / sqrt(head_dim) inside the
+    // attention, no tensor of its own). Read to check them.
+    for (StringRef key : {"embedding_multiplier", "residual_multiplier",
+                          "attention_multiplier", "logits_scaling"})
+      r.positiveNumber(key, 1.0);
+    m.scaledEmbeddings = m.scaledResiduals = m.scaledLogits = true;
+  }
   if (d.slidingPattern == 0)
     return;
   m.attentionSoftcap = r.softcap("attn_logit_softcapping", d.attentionSoftcap);
@@ -426,7 +444,7 @@ void readGpt2(ConfigReader &r, ModelConfig &m) {
   m.vocab = r.dimension("vocab_size");
   m.maxPositions = r.dimension("n_positions");
   m.ffn = r.dimension("n_inner", 4 * m.hidden);
-  m.normEpsilon = r.epsilon("layer_norm_epsilon", 1e-5);
+  m.normEpsilon = r.positiveNumber("layer_norm_epsilon", 1e-5);
   m.activation = r.activation("activation_function", "gelu_new");
   m.dropout = r.probability("resid_pdrop", 0.1);
 }
@@ -440,7 +458,7 @@ void readBert(ConfigReader &r, ModelConfig &m) {
   m.vocab = r.dimension("vocab_size");
   m.maxPositions = r.dimension("max_position_embeddings");
   m.typeVocab = r.dimension("type_vocab_size", int64_t(2));
-  m.normEpsilon = r.epsilon("layer_norm_eps", 1e-12);
+  m.normEpsilon = r.positiveNumber("layer_norm_eps", 1e-12);
   m.activation = r.activation("hidden_act", "gelu");
   m.dropout = r.probability("hidden_dropout_prob", 0.1);
   std::string positions = r.string("position_embedding_type", "absolute");
@@ -468,8 +486,8 @@ void checkShapes(ConfigReader &r, const ModelConfig &m) {
 } // namespace
 
 std::string memplan::gen::hfModelTypes() {
-  return "llama, mistral, qwen2, qwen3, gemma, gemma2, gemma3_text, gpt2 or "
-         "bert";
+  return "llama, mistral, qwen2, qwen3, gemma, gemma2, gemma3_text, granite, "
+         "gpt2 or bert";
 }
 
 Expected<HfConfig> memplan::gen::parseHfConfig(StringRef text, StringRef name) {

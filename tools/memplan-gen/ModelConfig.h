@@ -19,7 +19,8 @@
 namespace memplan::gen {
 
 /// GPT-2 (learned positions, LayerNorm, GELU MLP, tied LM head); the
-/// LLaMA family of decoders (LLaMA, Mistral, Qwen2 and 3, Gemma 1-3: RMSNorm,
+/// LLaMA family of decoders (LLaMA, Mistral, Qwen2 and 3, Gemma 1-3, Granite:
+/// RMSNorm,
 /// rotary positions, gated MLP, grouped-query attention); BERT (an encoder).
 enum class Family { Gpt2, Llama, Bert };
 
@@ -50,8 +51,14 @@ struct ModelConfig {
   bool qkvBias = false;
   bool outputBias = false;
   bool mlpBias = false;
-  /// LLaMA family: the embeddings are multiplied by sqrt(hidden) (Gemma).
+  /// LLaMA family: the embeddings are multiplied by a scalar, a tensor of
+  /// their own (Gemma's sqrt(hidden), Granite's embedding_multiplier).
   bool scaledEmbeddings = false;
+  /// LLaMA family: the attention's and the MLP's outputs multiplied by a
+  /// scalar before each residual add, and the logits divided by one, each a
+  /// tensor of its own (Granite's residual_multiplier and logits_scaling).
+  bool scaledResiduals = false;
+  bool scaledLogits = false;
   /// LLaMA family: each head's query and key RMS-normalised over the head's
   /// width, with a weight of that width, before the rotary embedding
   /// (Qwen3's q_norm and k_norm).

@@ -466,10 +466,18 @@ Value TransformerGenerator::llama(Value received) {
   if (firstStage()) {
     g.beginUnit(); // the embeddings
     x = rowReduce(g.embedding(param({vocab(), h}, "tok_embeddings"), ids));
-    // Gemma multiplies the embeddings by sqrt(hidden), a tensor of its own.
+    // Gemma multiplies the embeddings by sqrt(hidden), Granite by its
+    // embedding_multiplier: a tensor of its own.
     if (m.scaledEmbeddings)
-      x = g.mul(x, arg({1}, act, ArgumentRole::Input, "embedding.normalizer"));
+      x = g.mul(x, arg({1}, act, ArgumentRole::Input, "embedding.scale"));
   }
+  // Granite scales each residual branch before its add.
+  Value residualScale;
+  if (m.scaledResiduals && lastLayer() > firstLayer())
+    residualScale = arg({1}, act, ArgumentRole::Input, "residual.multiplier");
+  auto scaleResidual = [&](Value branch) {
+    return residualScale ? g.mul(branch, residualScale) : branch;
+  };
   for (int64_t l = firstLayer(); l < lastLayer(); ++l) {
     g.beginUnit();
     LayerCheckpoint checkpoint(*this, l);
@@ -501,7 +509,7 @@ Value TransformerGenerator::llama(Value received) {
         /*rowParallel=*/true);
     if (m.sandwichNorms) // Gemma 2 and 3
       attended = rmsNorm(attended, p + ".post_attention_norm");
-    x = g.add(x, attended);
+    x = g.add(x, scaleResidual(attended));
     hidden = columnInput(rmsNorm(x, p + ".ffn_norm"));
     Value gate = apply(
         linear(h, ffn(), p + ".feed_forward.w1", m.mlpBias, LoraGate), hidden);
@@ -513,7 +521,7 @@ Value TransformerGenerator::llama(Value received) {
               g.mul(gate, up), /*rowParallel=*/true);
     if (m.sandwichNorms)
       fed = rmsNorm(fed, p + ".post_ffn_norm");
-    x = g.add(x, fed);
+    x = g.add(x, scaleResidual(fed));
   }
   if (!lastStage())
     return x;
@@ -524,6 +532,11 @@ Value TransformerGenerator::llama(Value received) {
           ? g.matmul(hidden, param({vocab(), h}, "tok_embeddings"),
                      /*transposeRhs=*/true)
           : g.matmul(hidden, param({h, vocab()}, "output"));
+  // Granite divides the logits by its logits_scaling (here a product by the
+  // inverse), a tensor of the logits' shape.
+  if (m.scaledLogits)
+    logits = g.mul(
+        logits, arg({1}, act, ArgumentRole::Input, "logits.inverse_scaling"));
   return m.logitSoftcap > 0 ? softcap(logits, "logits.softcap") : logits;
 }
 

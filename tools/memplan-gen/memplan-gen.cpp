@@ -42,8 +42,8 @@ static llvm::cl::opt<std::string> hfConfigPath(
     "hf-config",
     llvm::cl::desc("A Hugging Face config.json to build instead of --model "
                    "(model_type llama, mistral, qwen2, qwen3, gemma, gemma2, "
-                   "gemma3_text, gpt2 or bert); the model is named after the "
-                   "file"),
+                   "gemma3_text, granite, gpt2 or bert); the model is named "
+                   "after the file"),
     llvm::cl::value_desc("file"), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string>
     modeName("mode", llvm::cl::desc("prefill (default), decode or train"),

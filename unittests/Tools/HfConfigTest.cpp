@@ -153,6 +153,32 @@ TEST(HfConfigTest, GemmaTwoAndThree) {
   }
 }
 
+TEST(HfConfigTest, GraniteMultipliers) {
+  // Granite scales the embeddings, both residual branches and the logits
+  // whatever its multipliers (1.0 by default), and reads LLaMA's bias flags.
+  ModelConfig granite = read(decoder("granite"));
+  EXPECT_TRUE(granite.scaledEmbeddings && granite.scaledResiduals &&
+              granite.scaledLogits);
+  EXPECT_FALSE(granite.tiedEmbeddings || granite.qkvBias || granite.mlpBias);
+  EXPECT_EQ(granite.maxPositions, 2048);
+  granite = read(decoder("granite", R"("embedding_multiplier": 12.0,
+      "residual_multiplier": 0.22, "attention_multiplier": 0.0078125,
+      "logits_scaling": 16.0, "attention_bias": true, "mlp_bias": true,
+      "tie_word_embeddings": true)"));
+  EXPECT_TRUE(granite.qkvBias && granite.outputBias && granite.mlpBias &&
+              granite.tiedEmbeddings);
+  for (const char *key : {"embedding_multiplier", "residual_multiplier",
+                          "attention_multiplier", "logits_scaling"})
+    EXPECT_EQ(errorOf(decoder("granite", std::string("\"") + key + "\": 0")),
+              std::string("'") + key + "' must be a positive number, got 0");
+  // The multipliers belong to Granite: the other families scale nothing.
+  for (const char *type : {"llama", "mistral", "qwen2", "qwen3"}) {
+    ModelConfig m = read(decoder(type));
+    EXPECT_FALSE(m.scaledEmbeddings || m.scaledResiduals || m.scaledLogits)
+        << type;
+  }
+}
+
 TEST(HfConfigTest, Gpt2AndBert) {
   ModelConfig gpt2 = read(R"({"model_type": "gpt2", "n_embd": 48.0,
       "n_head": 4, "n_layer": 2, "n_positions": 64, "vocab_size": 90,
@@ -227,7 +253,7 @@ TEST(HfConfigTest, ErrorsNameTheField) {
             "'text_config' (model_type gemma3_text) as the config");
   EXPECT_EQ(errorOf(R"({"hidden_size": 64})"),
             "no 'model_type'; memplan-gen reads llama, mistral, qwen2, qwen3, "
-            "gemma, gemma2, gemma3_text, gpt2 or bert");
+            "gemma, gemma2, gemma3_text, granite, gpt2 or bert");
   EXPECT_EQ(
       errorOf("{\"a\": " + std::string(100, '[') + std::string(100, ']') + "}"),
       "line 1: the input nests brackets more than 64 deep; memplan's "
