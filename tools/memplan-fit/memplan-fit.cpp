@@ -144,6 +144,11 @@ static llvm::cl::opt<bool> loraDropoutShared(
     llvm::cl::desc("One LoRA dropout per input, not per projection (as "
                    "memplan-gen)"),
     llvm::cl::cat(toolOptions));
+static llvm::cl::opt<bool> fusedQkv(
+    "fused-qkv",
+    llvm::cl::desc("Train: LitGPT's fused QKV projection, whose whole output "
+                   "the attention keeps through v (as memplan-gen)"),
+    llvm::cl::cat(toolOptions));
 static llvm::cl::list<std::string>
     loraTargets("lora-targets",
                 llvm::cl::desc("The projections with adapters (default q,v)"),
@@ -422,6 +427,9 @@ int main(int argc, char **argv) {
   if (cudaContext < -1)
     return fail("--cuda-context must be 0 or more bytes");
   bool train = *mode == Mode::Train;
+  if (fusedQkv && !train)
+    return fail("--fused-qkv models what LitGPT's attention keeps for its "
+                "backward pass: it needs --mode train");
   CostModel costModel;
   if (gpus < 1)
     return fail("--gpus must be at least 1");
@@ -524,6 +532,7 @@ int main(int argc, char **argv) {
     base.optimizerImpl = *optimizerImpl;
     base.loss = stack->loss == "f32" ? Loss::F32 : Loss::Fused;
     base.eagerRmsNorm = *eagerRmsNorm;
+    base.fusedQkv = fusedQkv;
     base.dropout = stack->modelDropout ? base.model.trainingDropout() : 0.0;
     base.gradientBuffer =
         stack->gradBuffer == "f32" ? GradientBuffer::F32 : GradientBuffer::None;

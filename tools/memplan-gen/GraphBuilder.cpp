@@ -601,8 +601,12 @@ Value GraphBuilder::attention(Value query, Value key, Value value,
     if (k[1] != q[1])
       scratch += 2 * q[0] * q[1] * k[2] * k[3] *
                  (typeOf(key).getElementTypeBitWidth() / 8);
+    // It reads v, or what a view v is keeps (keepAsViewOf).
+    SmallVector<Value> kept = {dy, query, key};
+    llvm::append_range(kept, keptFor(value));
+    kept.push_back(result);
     SmallVector<Value> grads =
-        generic("attention_backward", {dy, query, key, value, result},
+        generic("attention_backward", kept,
                 {query.getType(), key.getType(), value.getType()},
                 {ResultRole::Activation, ResultRole::Activation,
                  ResultRole::Activation},
@@ -625,6 +629,17 @@ Value GraphBuilder::attention(Value query, Value key, Value value,
     accumulate(value, grads[2]);
   });
   return result;
+}
+
+void GraphBuilder::keepAsViewOf(Value view, ArrayRef<Value> storage) {
+  viewStorage[view].assign(storage.begin(), storage.end());
+}
+
+SmallVector<Value> GraphBuilder::keptFor(Value saved) const {
+  auto it = viewStorage.find(saved);
+  if (it == viewStorage.end())
+    return {saved};
+  return SmallVector<Value>(it->second.begin(), it->second.end());
 }
 
 Value GraphBuilder::kvCacheUpdate(Value cache, Value update, Value position) {

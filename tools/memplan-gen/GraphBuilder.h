@@ -158,6 +158,14 @@ public:
           llvm::ArrayRef<memplan::ResultRole> roles, int64_t scratch = 0,
           llvm::ArrayRef<int64_t> aliases = {});
 
+  /// Says that in the framework modelled `view` is a view into the bytes of
+  /// `storage` (tensors of this graph that hold them together): a backward
+  /// step that keeps `view` keeps `storage` instead, so all of it stays
+  /// alive as long as the view does. LitGPT's value heads are a view of its
+  /// fused QKV projection's output, and the attention's backward keeps the
+  /// whole output through them. Asked by the attention's backward.
+  void keepAsViewOf(mlir::Value view, llvm::ArrayRef<mlir::Value> storage);
+
   /// Records backward steps from now on, on a new tape (the forward pass of
   /// one micro-batch); returns its number for `backward`. Tapes recorded
   /// before and not yet run back stay as they are (a pipeline stage keeps
@@ -277,6 +285,10 @@ private:
   /// the incoming gradient.
   mlir::Value collective(Transfer forward, Transfer backward, mlir::Value input,
                          mlir::RankedTensorType resultType, int64_t ranks);
+  /// What a backward step keeps for the forward value `saved`: `saved`, or
+  /// the storage `keepAsViewOf` gave for it.
+  llvm::SmallVector<mlir::Value> keptFor(mlir::Value saved) const;
+  llvm::DenseMap<mlir::Value, llvm::SmallVector<mlir::Value, 3>> viewStorage;
   /// What a backward step reads for the forward value `saved`: `saved`,
   /// or a sequence-parallel gather made again just before, once `after`
   /// (the step's incoming gradient) exists.

@@ -489,6 +489,7 @@ Value TransformerGenerator::llama(Value received) {
         linear(h, nkv * hd, p + ".attention.wk", m.qkvBias, LoraKey), hidden);
     Value v = apply(
         linear(h, nkv * hd, p + ".attention.wv", m.qkvBias, LoraValue), hidden);
+    Value projected[] = {q, k, v};
     q = g.reshape(q, {b, s, nh, hd});
     k = g.reshape(k, {b, s, nkv, hd});
     if (m.qkNorm) { // Qwen3, Gemma 3: each head normalised, then rotated
@@ -501,6 +502,10 @@ Value TransformerGenerator::llama(Value received) {
     q = g.transpose(q, {0, 2, 1, 3});
     k = g.transpose(k, {0, 2, 1, 3});
     v = g.transpose(v, {0, 2, 1, 3});
+    // LitGPT's v is a view of its fused QKV projection's output (q and k
+    // are rotated copies): what the attention keeps of v is all of it.
+    if (o.fusedQkv)
+      g.keepAsViewOf(v, {projected[0], projected[1], projected[2]});
     if (o.mode == Mode::Decode)
       std::tie(k, v) = cache(k, v, p, l);
     Value a = g.reshape(attend(q, k, v, /*causal=*/true), {b, s, nh * hd});
@@ -1162,6 +1167,28 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
     error = "--double-quant quantizes NF4's absmax values: use it with "
             "--qlora or --weight-dtype nf4";
     return nullptr;
+  }
+  if (options.fusedQkv) {
+    // LitGPT expands grouped k/v heads into copies before its SDPA call, so
+    // v is then no view of the projection's output.
+    std::string why;
+    if (options.mode != Mode::Train)
+      why = "it needs --mode train";
+    else if (model.family != Family::Llama)
+      why = "it is for the LLaMA family (GPT-2's and BERT's q, k and v are "
+            "kept whole already), not " +
+            model.name;
+    else if (model.kvHeads != model.heads)
+      why = model.name + " groups its key/value heads, which LitGPT copies "
+                         "out to every query head (v is then no view)";
+    else if (options.unfusedAttention)
+      why = "it needs fused attention (LitGPT calls SDPA)";
+    if (!why.empty()) {
+      error = "--fused-qkv models what LitGPT's attention keeps for its "
+              "backward pass: " +
+              why;
+      return nullptr;
+    }
   }
   if (options.checkpointLayers < 1) {
     error = "a checkpoint spans at least 1 layer";

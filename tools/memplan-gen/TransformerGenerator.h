@@ -202,6 +202,12 @@ struct GeneratorOptions {
   /// With LoRA dropout: one dropout per input for all the projections that
   /// read it (LitGPT's fused QKV adapter), not one per projection (PEFT).
   bool loraDropoutShared = false;
+  /// Train, LLaMA family with fused multi-head attention: q, k and v as
+  /// LitGPT computes them, one fused projection whose output the value
+  /// heads are a view of, so that the attention's backward keeps the whole
+  /// output (its q and k parts too), not v alone. Modelled by the three
+  /// projections, whose outputs the attention's backward keeps.
+  bool fusedQkv = false;
   /// The LLaMA family's RMSNorm as eager PyTorch code runs it (Hugging
   /// Face's LlamaRMSNorm, LitGPT): the input upcast to f32 and that copy
   /// kept for the backward pass, instead of one fused kernel keeping the

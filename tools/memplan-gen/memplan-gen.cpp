@@ -120,6 +120,13 @@ static llvm::cl::opt<bool> loraDropoutShared(
                    "adapted projection that reads it (LitGPT's fused QKV "
                    "adapter), not once per projection (PEFT)"),
     llvm::cl::cat(toolOptions));
+static llvm::cl::opt<bool> fusedQkv(
+    "fused-qkv",
+    llvm::cl::desc("Train, LLaMA family, multi-head fused attention: q, k "
+                   "and v as LitGPT computes them, one projection whose "
+                   "output the value heads are a view of, so that the "
+                   "attention's backward keeps all of it, not v alone"),
+    llvm::cl::cat(toolOptions));
 static llvm::cl::opt<bool>
     qlora("qlora",
           llvm::cl::desc("Train, with --lora-rank: QLoRA's base, every layer's "
@@ -388,6 +395,7 @@ int main(int argc, char **argv) {
   options.qlora = qlora;
   options.loraDropout = loraDropout;
   options.loraDropoutShared = loraDropoutShared;
+  options.fusedQkv = fusedQkv;
   options.doubleQuant = doubleQuant;
   if (!loraTargets.empty()) {
     options.loraTargets = 0;
@@ -521,6 +529,8 @@ int main(int argc, char **argv) {
     if (loraDropoutShared)
       output->os() << " --lora-dropout-shared";
   }
+  if (fusedQkv)
+    output->os() << " --fused-qkv";
   if (qlora)
     output->os() << " --qlora";
   if (doubleQuant)
