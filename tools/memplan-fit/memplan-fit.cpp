@@ -146,8 +146,8 @@ static llvm::cl::opt<bool> loraDropoutShared(
     llvm::cl::cat(toolOptions));
 static llvm::cl::opt<bool> fusedQkv(
     "fused-qkv",
-    llvm::cl::desc("Train: LitGPT's fused QKV projection, whose whole output "
-                   "the attention keeps through v (as memplan-gen)"),
+    llvm::cl::desc("Train: the attention as LitGPT computes it, from a "
+                   "fused QKV projection (as memplan-gen)"),
     llvm::cl::cat(toolOptions));
 static llvm::cl::list<std::string>
     loraTargets("lora-targets",

@@ -401,6 +401,23 @@ Value GraphBuilder::tanh(Value input) {
   return result;
 }
 
+Value GraphBuilder::repeatHeads(Value heads, int64_t times) {
+  RankedTensorType type = typeOf(heads);
+  SmallVector<int64_t> shape(type.getShape());
+  shape[1] *= times;
+  Value result =
+      generic("repeat_kv", {heads}, {tensorType(shape, type.getElementType())},
+              {ResultRole::Activation})
+          .front();
+  record([=] {
+    if (Value dy = gradientOf(result); dy && needsGradient(heads))
+      accumulate(heads, generic("repeat_kv_backward", {dy}, {heads.getType()},
+                                {ResultRole::Activation})
+                            .front());
+  });
+  return result;
+}
+
 Value GraphBuilder::slice(Value input, ArrayRef<int64_t> offsets,
                           ArrayRef<int64_t> sizes) {
   Value result = SliceOp::create(builder, loc, input, offsets, sizes);

@@ -72,6 +72,12 @@ public:
   mlir::Value silu(mlir::Value input);
   /// tanh as a generic op (BERT's pooler); its backward reads the output.
   mlir::Value tanh(mlir::Value input);
+  /// `heads` [B, kvHeads, S, D] with each head repeated `times` times side
+  /// by side, [B, kvHeads x times, S, D] (head h of the result is head
+  /// h / times of the input): a new tensor, as PyTorch's expand + reshape
+  /// copies it for grouped-query attention (LitGPT, transformers'
+  /// repeat_kv). Its backward sums each group's gradients (`dy` alone).
+  mlir::Value repeatHeads(mlir::Value heads, int64_t times);
   /// `input[offsets ...]` of shape `sizes`; its backward scatters the
   /// gradient into zeros of the input's shape (`slice_backward`).
   mlir::Value slice(mlir::Value input, llvm::ArrayRef<int64_t> offsets,

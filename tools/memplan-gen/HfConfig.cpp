@@ -58,6 +58,7 @@ const char *const kFieldsWithoutMemoryEffect[] = {
     "rope_theta",
     "rope_scaling",
     "rope_parameters",
+    "original_max_position_embeddings",
     "pretraining_tp",
     "sliding_window",
     "use_sliding_window",
@@ -150,6 +151,21 @@ public:
         key, fallback, [](const json::Value &v) { return v.getAsNumber(); },
         [](double e) { return std::isfinite(e) && e > 0; },
         "a positive number");
+  }
+
+  /// A number in (0, 1]; `fallback` when absent or null.
+  double fraction(StringRef key, double fallback) {
+    return optionalField<double>(
+        key, fallback, [](const json::Value &v) { return v.getAsNumber(); },
+        [](double f) { return f > 0 && f <= 1; }, "a number in (0, 1]");
+  }
+
+  /// A probability memplan-gen builds only as 0 (absent and null read as
+  /// 0): a dropout it does not build; `where` says which it does.
+  void zeroProbability(StringRef key, StringRef where) {
+    optionalField<double>(
+        key, 0.0, [](const json::Value &v) { return v.getAsNumber(); },
+        [](double p) { return p == 0; }, ("0 (" + where + ")").str());
   }
 
   /// A soft-capping constant: `absent` when the field is absent, 0 (none)
@@ -328,6 +344,10 @@ struct DecoderDefaults {
   /// Granite: the embeddings, the attention's and the MLP's outputs scaled
   /// and the logits divided, by the config's multipliers.
   bool graniteMultipliers = false;
+  /// Phi-3: fused QKV and gate/up projections sliced by views (qkvViews),
+  /// dropout on the embeddings and the residual branches too (only 0 is
+  /// built), partial rotary embeddings (the same tensors).
+  bool phi3 = false;
 };
 
 std::optional<DecoderDefaults> decoderDefaults(StringRef modelType) {
@@ -350,6 +370,11 @@ std::optional<DecoderDefaults> decoderDefaults(StringRef modelType) {
     d.headDim = 128;
     d.readsAttentionBias = true;
     d.qkNorm = true;
+    return d;
+  }
+  if (modelType == "phi3") {
+    d.maxPositions = 4096;
+    d.phi3 = true;
     return d;
   }
   if (modelType == "granite") {
@@ -415,6 +440,18 @@ void readDecoder(ConfigReader &r, const DecoderDefaults &d, ModelConfig &m) {
                           "attention_multiplier", "logits_scaling"})
       r.positiveNumber(key, 1.0);
     m.scaledEmbeddings = m.scaledResiduals = m.scaledLogits = true;
+  }
+  if (d.phi3) {
+    m.qkvViews = true;
+    // Rotating part of each head rotates a slice and concatenates it with
+    // the rest: a new q and k, as a whole rotation makes.
+    r.fraction("partial_rotary_factor", 1.0);
+    // transformers' Phi-3 drops the embeddings and both residual branches
+    // too; memplan-gen's LLaMA family drops the attention probabilities
+    // only (the released configs have 0).
+    for (StringRef key : {"embd_pdrop", "resid_pdrop"})
+      r.zeroProbability(key, "memplan-gen drops only the LLaMA family's "
+                             "attention probabilities");
   }
   if (d.slidingPattern == 0)
     return;
@@ -487,7 +524,7 @@ void checkShapes(ConfigReader &r, const ModelConfig &m) {
 
 std::string memplan::gen::hfModelTypes() {
   return "llama, mistral, qwen2, qwen3, gemma, gemma2, gemma3_text, granite, "
-         "gpt2 or bert";
+         "phi3, gpt2 or bert";
 }
 
 Expected<HfConfig> memplan::gen::parseHfConfig(StringRef text, StringRef name) {

@@ -63,6 +63,13 @@ struct ModelConfig {
   /// width, with a weight of that width, before the rotary embedding
   /// (Qwen3's q_norm and k_norm).
   bool qkNorm = false;
+  /// LLaMA family: q, k and v are views of one fused projection's output
+  /// (Phi-3's qkv_proj, sliced in PyTorch), so a fused attention's backward,
+  /// which keeps v as given, keeps all of that output alive, q's and k's
+  /// parts too. The graph's three projections stand for the fused one
+  /// (the same bytes); the MLP's fused gate_up_proj needs nothing of the
+  /// kind (its two views are kept anyway, as the separate gate and up).
+  bool qkvViews = false;
   /// LLaMA family: RMSNorms on the attention's and the MLP's outputs too,
   /// before each residual add (Gemma 2 and 3's post-attention and
   /// post-feedforward norms).

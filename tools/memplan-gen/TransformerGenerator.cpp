@@ -502,10 +502,19 @@ Value TransformerGenerator::llama(Value received) {
     q = g.transpose(q, {0, 2, 1, 3});
     k = g.transpose(k, {0, 2, 1, 3});
     v = g.transpose(v, {0, 2, 1, 3});
-    // LitGPT's v is a view of its fused QKV projection's output (q and k
-    // are rotated copies): what the attention keeps of v is all of it.
-    if (o.fusedQkv)
+    if (o.fusedQkv && nkv != nh) {
+      // LitGPT copies grouped key/value heads out to every query head
+      // before its SDPA call (expand + reshape), which keeps the copies.
+      k = g.repeatHeads(k, nh / nkv);
+      v = g.repeatHeads(v, nh / nkv);
+    } else if (o.fusedQkv || (m.qkvViews && !o.unfusedAttention)) {
+      // LitGPT's and Phi-3's v is a view of a fused QKV projection's
+      // output (q and k are rotated copies): what a fused attention keeps
+      // of v is all of it. Unfused, the P x V product keeps a contiguous
+      // copy of v (a batched matmul's reshape of the strided view), as
+      // here.
       g.keepAsViewOf(v, {projected[0], projected[1], projected[2]});
+    }
     if (o.mode == Mode::Decode)
       std::tie(k, v) = cache(k, v, p, l);
     Value a = g.reshape(attend(q, k, v, /*causal=*/true), {b, s, nh * hd});
@@ -1169,8 +1178,6 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
     return nullptr;
   }
   if (options.fusedQkv) {
-    // LitGPT expands grouped k/v heads into copies before its SDPA call, so
-    // v is then no view of the projection's output.
     std::string why;
     if (options.mode != Mode::Train)
       why = "it needs --mode train";
@@ -1178,9 +1185,6 @@ OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
       why = "it is for the LLaMA family (GPT-2's and BERT's q, k and v are "
             "kept whole already), not " +
             model.name;
-    else if (model.kvHeads != model.heads)
-      why = model.name + " groups its key/value heads, which LitGPT copies "
-                         "out to every query head (v is then no view)";
     else if (options.unfusedAttention)
       why = "it needs fused attention (LitGPT calls SDPA)";
     if (!why.empty()) {

@@ -202,11 +202,14 @@ struct GeneratorOptions {
   /// With LoRA dropout: one dropout per input for all the projections that
   /// read it (LitGPT's fused QKV adapter), not one per projection (PEFT).
   bool loraDropoutShared = false;
-  /// Train, LLaMA family with fused multi-head attention: q, k and v as
-  /// LitGPT computes them, one fused projection whose output the value
-  /// heads are a view of, so that the attention's backward keeps the whole
-  /// output (its q and k parts too), not v alone. Modelled by the three
-  /// projections, whose outputs the attention's backward keeps.
+  /// Train, LLaMA family with fused attention: the attention as LitGPT
+  /// computes it. Its q, k and v come from one fused projection, sliced by
+  /// views. With multi-head attention the value heads SDPA keeps are a view
+  /// of that output, so the attention's backward keeps all of it (its q and
+  /// k parts too), not v alone: modelled by the three projections, whose
+  /// outputs the attention's backward keeps. With grouped key/value heads
+  /// LitGPT copies k and v out to every query head first (expand +
+  /// reshape), and the attention keeps those copies.
   bool fusedQkv = false;
   /// The LLaMA family's RMSNorm as eager PyTorch code runs it (Hugging
   /// Face's LlamaRMSNorm, LitGPT): the input upcast to f32 and that copy

@@ -42,8 +42,8 @@ static llvm::cl::opt<std::string> hfConfigPath(
     "hf-config",
     llvm::cl::desc("A Hugging Face config.json to build instead of --model "
                    "(model_type llama, mistral, qwen2, qwen3, gemma, gemma2, "
-                   "gemma3_text, granite, gpt2 or bert); the model is named "
-                   "after the file"),
+                   "gemma3_text, granite, phi3, gpt2 or bert); the model is "
+                   "named after the file"),
     llvm::cl::value_desc("file"), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string>
     modeName("mode", llvm::cl::desc("prefill (default), decode or train"),
@@ -122,10 +122,11 @@ static llvm::cl::opt<bool> loraDropoutShared(
     llvm::cl::cat(toolOptions));
 static llvm::cl::opt<bool> fusedQkv(
     "fused-qkv",
-    llvm::cl::desc("Train, LLaMA family, multi-head fused attention: q, k "
-                   "and v as LitGPT computes them, one projection whose "
-                   "output the value heads are a view of, so that the "
-                   "attention's backward keeps all of it, not v alone"),
+    llvm::cl::desc("Train, LLaMA family, fused attention: q, k and v as "
+                   "LitGPT computes them, from one projection whose output "
+                   "the value heads are a view of (the attention's backward "
+                   "keeps all of it, not v alone), or, with grouped "
+                   "key/value heads, copied out to every query head"),
     llvm::cl::cat(toolOptions));
 static llvm::cl::opt<bool>
     qlora("qlora",

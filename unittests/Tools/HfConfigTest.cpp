@@ -179,6 +179,33 @@ TEST(HfConfigTest, GraniteMultipliers) {
   }
 }
 
+TEST(HfConfigTest, Phi3FusedProjections) {
+  // Phi-3 is LLaMA whose q, k and v are views of one fused projection's
+  // output; its context defaults to 4096.
+  ModelConfig phi3 = read(decoder("phi3"));
+  EXPECT_EQ(phi3.family, Family::Llama);
+  EXPECT_TRUE(phi3.qkvViews);
+  EXPECT_EQ(phi3.maxPositions, 4096);
+  EXPECT_FALSE(phi3.tiedEmbeddings || phi3.qkvBias || phi3.mlpBias);
+  // Partial rotation and zero dropouts build the same graph.
+  phi3 = read(decoder("phi3", R"("partial_rotary_factor": 0.75,
+      "embd_pdrop": 0.0, "resid_pdrop": 0.0,
+      "original_max_position_embeddings": 4096, "sliding_window": 2047,
+      "tie_word_embeddings": true)"));
+  EXPECT_TRUE(phi3.qkvViews && phi3.tiedEmbeddings);
+  EXPECT_EQ(errorOf(decoder("phi3", R"("partial_rotary_factor": 1.5)")),
+            "'partial_rotary_factor' must be a number in (0, 1], got 1.5");
+  for (const char *key : {"embd_pdrop", "resid_pdrop"})
+    EXPECT_EQ(errorOf(decoder("phi3", std::string("\"") + key + "\": 0.5")),
+              std::string("'") + key +
+                  "' must be 0 (memplan-gen drops only the LLaMA family's "
+                  "attention probabilities), got 0.5");
+  // The other families' projections are their own.
+  for (const char *type :
+       {"llama", "mistral", "qwen2", "qwen3", "gemma", "granite"})
+    EXPECT_FALSE(read(decoder(type)).qkvViews) << type;
+}
+
 TEST(HfConfigTest, Gpt2AndBert) {
   ModelConfig gpt2 = read(R"({"model_type": "gpt2", "n_embd": 48.0,
       "n_head": 4, "n_layer": 2, "n_positions": 64, "vocab_size": 90,
@@ -253,7 +280,7 @@ TEST(HfConfigTest, ErrorsNameTheField) {
             "'text_config' (model_type gemma3_text) as the config");
   EXPECT_EQ(errorOf(R"({"hidden_size": 64})"),
             "no 'model_type'; memplan-gen reads llama, mistral, qwen2, qwen3, "
-            "gemma, gemma2, gemma3_text, granite, gpt2 or bert");
+            "gemma, gemma2, gemma3_text, granite, phi3, gpt2 or bert");
   EXPECT_EQ(
       errorOf("{\"a\": " + std::string(100, '[') + std::string(100, ']') + "}"),
       "line 1: the input nests brackets more than 64 deep; memplan's "
