@@ -359,8 +359,7 @@ private:
 Value TransformerGenerator::attend(Value q, Value k, Value v, bool causal) {
   if (!o.unfusedAttention)
     return g.attention(q, k, v, causal);
-  // Unfused: the [.., Sq, Skv] scores are materialised. Grouped-query heads
-  // share k/v through a broadcast batch dimension.
+  // Unfused: the [.., Sq, Skv] scores are materialised.
   int64_t b = o.batch, nh = heads(), nkv = kvHeads(), hd = headDim();
   // The keys: the tokens, or the decode cache (a local layer's is shorter).
   int64_t sq = queryLen(), skv = g.typeOf(k).getShape()[2];
@@ -371,6 +370,15 @@ Value TransformerGenerator::attend(Value q, Value k, Value v, bool causal) {
         arg({sq, skv}, act, ArgumentRole::Input, "attention.causal_mask");
   if (o.checkpointing == Checkpointing::Selective)
     g.beginCheckpoint();
+  // Grouped key/value heads are copied out to every query head first, as
+  // eager PyTorch code does (transformers' repeat_kv, Megatron's
+  // repeat_interleave inside its core attention): the copies are what the
+  // products keep, and in decode each step copies the whole cache.
+  if (nkv != nh) {
+    k = g.repeatHeads(k, nh / nkv);
+    v = g.repeatHeads(v, nh / nkv);
+    nkv = nh;
+  }
   Value q5 = g.reshape(q, {b, nkv, nh / nkv, sq, hd});
   Value k5 = g.reshape(k, {b, nkv, 1, skv, hd});
   Value v5 = g.reshape(v, {b, nkv, 1, skv, hd});
