@@ -21,6 +21,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 
+#include <charconv>
 #include <cmath>
 
 using namespace llvm;
@@ -113,6 +114,20 @@ const UnsupportedField kUnsupportedFields[] = {
      "unquantized checkpoints; quantized weights are --weight-dtype int8 or "
      "int4"}};
 
+/// `value` as an error message shows it: its JSON, with a fractional
+/// number in the fewest digits that read back to it (0.1, where LLVM's JSON
+/// writer prints 17 significant digits, 0.10000000000000001).
+std::string shown(const json::Value &value) {
+  if (value.kind() == json::Value::Number && !value.getAsInteger()) {
+    char text[32];
+    auto [end, error] =
+        std::to_chars(text, text + sizeof(text), *value.getAsNumber());
+    if (error == std::errc())
+      return std::string(text, end);
+  }
+  return formatv("{0}", value).str();
+}
+
 /// One config object. Remembers the fields read, so that the rest can be
 /// reported, and the first bad field: each accessor returns a placeholder
 /// after an error, and the caller asks failed() once it has read them all.
@@ -132,7 +147,7 @@ public:
     std::optional<int64_t> number = value->getAsInteger();
     if (!number || *number < 1 || *number > kMaxDimension) {
       fail(formatv("'{0}' must be an integer from 1 to {1}, got {2}", key,
-                   kMaxDimension, *value));
+                   kMaxDimension, shown(*value)));
       return 1;
     }
     return *number;
@@ -194,7 +209,7 @@ public:
     const json::Array *types = value->getAsArray();
     if (!types || int64_t(types->size()) != layers) {
       fail(formatv("'layer_types' must list one type per layer ({0}), got {1}",
-                   layers, *value));
+                   layers, shown(*value)));
       return {};
     }
     for (const json::Value &type : *types) {
@@ -257,8 +272,8 @@ public:
       std::optional<int64_t> number = value->getAsInteger();
       if ((boolean && !*boolean) || (number && *number == 0))
         continue;
-      fail(formatv("'{0}' is {1}: memplan-gen builds {2}", field.key, *value,
-                   field.what));
+      fail(formatv("'{0}' is {1}: memplan-gen builds {2}", field.key,
+                   shown(*value), field.what));
     }
   }
 
@@ -296,7 +311,7 @@ private:
       return fallback;
     std::optional<T> read = get(*value);
     if (!read || !valid(*read)) {
-      fail(formatv("'{0}' must be {1}, got {2}", key, expected, *value));
+      fail(formatv("'{0}' must be {1}, got {2}", key, expected, shown(*value)));
       return fallback;
     }
     return *read;
