@@ -115,7 +115,8 @@ static llvm::cl::opt<std::string>
 static llvm::cl::opt<std::string> stackName(
     "stack",
     llvm::cl::desc("Train: the training stack (memplan, the default, "
-                   "hf-trainer, deepspeed-zero0 or megatron; as memplan-gen)"),
+                   "hf-trainer, deepspeed-zero0, megatron or litgpt; as "
+                   "memplan-gen)"),
     llvm::cl::init("memplan"), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string> rmsNormKind(
     "rms-norm",
@@ -421,6 +422,9 @@ int main(int argc, char **argv) {
                 " is above --max-batch " + llvm::Twine(maxBatch.getValue()));
   if (seq < 0 || kvLen < 0 || layers < 0)
     return fail("seq, kv-len and layers must be positive");
+  if (stack && stack->llamaOnly && base.model.family != Family::Llama)
+    return fail("--stack " + stackName +
+                " runs the LLaMA family's models here, not " + base.model.name);
   if (rmsNormKind.getNumOccurrences() && base.model.family != Family::Llama)
     return fail("--rms-norm chooses how the LLaMA family's RMSNorm runs; " +
                 base.model.name + " normalizes with LayerNorm");
@@ -532,7 +536,8 @@ int main(int argc, char **argv) {
     base.optimizerImpl = *optimizerImpl;
     base.loss = stack->loss == "f32" ? Loss::F32 : Loss::Fused;
     base.eagerRmsNorm = *eagerRmsNorm;
-    base.fusedQkv = fusedQkv;
+    base.fusedQkv =
+        fusedQkv.getNumOccurrences() ? bool(fusedQkv) : stack->fusedQkv;
     base.dropout = stack->modelDropout ? base.model.trainingDropout() : 0.0;
     base.gradientBuffer =
         stack->gradBuffer == "f32" ? GradientBuffer::F32 : GradientBuffer::None;
@@ -560,7 +565,10 @@ int main(int argc, char **argv) {
         if (method != Method::Full) {
           candidate.options.loraRank = loraRank;
           candidate.options.loraDropout = loraDropout;
-          candidate.options.loraDropoutShared = loraDropoutShared;
+          candidate.options.loraDropoutShared =
+              loraDropoutShared.getNumOccurrences()
+                  ? bool(loraDropoutShared)
+                  : stack->loraDropoutShared && loraDropout > 0;
           if (targets)
             candidate.options.loraTargets = targets;
           candidate.options.qlora = method == Method::Qlora;

@@ -68,6 +68,12 @@ struct StackPreset {
   llvm::StringRef rmsNorm;       ///< --rms-norm: "eager" for a stack that runs
                                  ///< Hugging Face's models as written
   llvm::StringRef optimizerImpl; ///< --optimizer-impl, with AdamW
+  /// --fused-qkv (LitGPT's attention), and --lora-dropout-shared where
+  /// there is a LoRA dropout.
+  bool fusedQkv = false;
+  bool loraDropoutShared = false;
+  /// The stack runs the LLaMA family's models only (of memplan-gen's).
+  bool llamaOnly = false;
 };
 
 /// The presets, documented in docs/generator.md. Every stack here runs
@@ -88,6 +94,11 @@ inline const std::pair<llvm::StringRef, StackPreset> kStacks[] = {
     // Megatron-LM: the f32 main_grad buffer, the loss on f32 logits, fused
     // (Apex or Transformer Engine) RMSNorm, Apex's FusedAdam.
     {"megatron", {true, "f32", "f32", "fused", "fused"}},
+    // LitGPT's fine-tuning scripts (bf16-true): no dropout in its models,
+    // its cross-entropy on bf16 logits, its RMSNorm in f32, torch's AdamW,
+    // its attention (a fused QKV projection, SDPA) and its fused QKV
+    // adapter's one LoRA dropout.
+    {"litgpt", {false, "fused", "", "eager", "foreach", true, true, true}},
 };
 
 /// The names of the generator's choices, one table each, for every tool

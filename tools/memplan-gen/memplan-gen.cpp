@@ -289,8 +289,9 @@ static llvm::cl::opt<bool> allStages(
 static llvm::cl::opt<std::string> stackName(
     "stack",
     llvm::cl::desc("Train: set the options a training stack runs with "
-                   "(memplan, hf-trainer, deepspeed-zero0 or megatron; see "
-                   "docs/generator.md); options given explicitly win"),
+                   "(memplan, hf-trainer, deepspeed-zero0, megatron or "
+                   "litgpt; see docs/generator.md); options given explicitly "
+                   "win"),
     llvm::cl::init("memplan"), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string> gpuName(
     "gpu",
@@ -345,6 +346,14 @@ int main(int argc, char **argv) {
     gradBufferKind = !stack->gradBuffer.empty() ? stack->gradBuffer.str()
                      : gradAccum > 1            ? "weight"
                                                 : "none";
+  if (trainStack && stack->llamaOnly && options.model.family != Family::Llama)
+    return fail("--stack " + stackName +
+                " runs the LLaMA family's models here, not " +
+                options.model.name);
+  if (trainStack && !fusedQkv.getNumOccurrences())
+    fusedQkv = stack->fusedQkv;
+  if (trainStack && !loraDropoutShared.getNumOccurrences() && loraDropout > 0)
+    loraDropoutShared = stack->loraDropoutShared;
   std::optional<Mode> mode = parseChoice<Mode>("mode", modeName, kModes, error);
   std::optional<bool> unfused =
       parseChoice<bool>("attention", attentionKind, kAttentionKinds, error);
