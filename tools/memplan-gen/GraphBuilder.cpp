@@ -374,10 +374,15 @@ Value GraphBuilder::mul(Value lhs, Value rhs) {
 void GraphBuilder::recordUnaryBackward(Value input, Value result, Value saved,
                                        StringRef backward) {
   record([=] {
-    if (Value dy = gradientOf(result); dy && needsGradient(input))
-      accumulate(input, generic(backward, {dy, saved}, {input.getType()},
-                                {ResultRole::Activation})
-                            .front());
+    Value dy = gradientOf(result);
+    if (!dy || !needsGradient(input))
+      return;
+    SmallVector<Value, 2> operands = {dy};
+    if (saved)
+      operands.push_back(saved);
+    accumulate(input, generic(backward, operands, {input.getType()},
+                              {ResultRole::Activation})
+                          .front());
   });
 }
 
@@ -409,24 +414,14 @@ Value GraphBuilder::repeatHeads(Value heads, int64_t times) {
       generic("repeat_kv", {heads}, {tensorType(shape, type.getElementType())},
               {ResultRole::Activation})
           .front();
-  record([=] {
-    if (Value dy = gradientOf(result); dy && needsGradient(heads))
-      accumulate(heads, generic("repeat_kv_backward", {dy}, {heads.getType()},
-                                {ResultRole::Activation})
-                            .front());
-  });
+  recordUnaryBackward(heads, result, /*saved=*/nullptr, "repeat_kv_backward");
   return result;
 }
 
 Value GraphBuilder::slice(Value input, ArrayRef<int64_t> offsets,
                           ArrayRef<int64_t> sizes) {
   Value result = SliceOp::create(builder, loc, input, offsets, sizes);
-  record([=] {
-    if (Value dy = gradientOf(result); dy && needsGradient(input))
-      accumulate(input, generic("slice_backward", {dy}, {input.getType()},
-                                {ResultRole::Activation})
-                            .front());
-  });
+  recordUnaryBackward(input, result, /*saved=*/nullptr, "slice_backward");
   return result;
 }
 

@@ -306,7 +306,8 @@ private:
   bool isWeight(mlir::Value value) const;
   /// Records the backward step of a one-input op: a generic op `backward`
   /// (dy, saved) -> d input, where `saved` is what the forward kept for it
-  /// (the input of GELU and SiLU, the output of softmax, dropout's mask).
+  /// (the input of GELU and SiLU, the output of softmax, dropout's mask);
+  /// null: nothing, the backward reads `dy` alone (a slice, a copy).
   void recordUnaryBackward(mlir::Value input, mlir::Value result,
                            mlir::Value saved, llvm::StringRef backward);
 
