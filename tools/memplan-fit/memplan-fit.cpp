@@ -422,9 +422,10 @@ int main(int argc, char **argv) {
                 " is above --max-batch " + llvm::Twine(maxBatch.getValue()));
   if (seq < 0 || kvLen < 0 || layers < 0)
     return fail("seq, kv-len and layers must be positive");
-  if (stack && stack->llamaOnly && base.model.family != Family::Llama)
-    return fail("--stack " + stackName +
-                " runs the LLaMA family's models here, not " + base.model.name);
+  if (std::string mismatch =
+          stack ? stackModelMismatch(stackName, *stack, base.model) : "";
+      !mismatch.empty())
+    return fail(mismatch);
   if (rmsNormKind.getNumOccurrences() && base.model.family != Family::Llama)
     return fail("--rms-norm chooses how the LLaMA family's RMSNorm runs; " +
                 base.model.name + " normalizes with LayerNorm");

@@ -101,6 +101,18 @@ inline const std::pair<llvm::StringRef, StackPreset> kStacks[] = {
     {"litgpt", {false, "fused", "", "eager", "foreach", true, true, true}},
 };
 
+/// Why the stack `name` cannot run `model` here ("" when it can): a stack
+/// whose code is modelled for the LLaMA family only.
+inline std::string stackModelMismatch(llvm::StringRef name,
+                                      const StackPreset &stack,
+                                      const ModelConfig &model) {
+  if (!stack.llamaOnly || model.family == Family::Llama)
+    return "";
+  return ("--stack " + name + " runs the LLaMA family's models here, not " +
+          model.name)
+      .str();
+}
+
 /// The names of the generator's choices, one table each, for every tool
 /// that takes them on its command line.
 inline const std::pair<llvm::StringRef, Mode> kModes[] = {

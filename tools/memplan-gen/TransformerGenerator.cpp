@@ -521,7 +521,7 @@ Value TransformerGenerator::llama(Value received) {
       // of v is all of it. Unfused, the P x V product keeps a contiguous
       // copy of v (a batched matmul's reshape of the strided view), as
       // here.
-      g.keepAsViewOf(v, {projected[0], projected[1], projected[2]});
+      g.keepAsViewOf(v, projected);
     }
     if (o.mode == Mode::Decode)
       std::tie(k, v) = cache(k, v, p, l);

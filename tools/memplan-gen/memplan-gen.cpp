@@ -346,10 +346,11 @@ int main(int argc, char **argv) {
     gradBufferKind = !stack->gradBuffer.empty() ? stack->gradBuffer.str()
                      : gradAccum > 1            ? "weight"
                                                 : "none";
-  if (trainStack && stack->llamaOnly && options.model.family != Family::Llama)
-    return fail("--stack " + stackName +
-                " runs the LLaMA family's models here, not " +
-                options.model.name);
+  if (std::string mismatch =
+          trainStack ? stackModelMismatch(stackName, *stack, options.model)
+                     : "";
+      !mismatch.empty())
+    return fail(mismatch);
   if (trainStack && !fusedQkv.getNumOccurrences())
     fusedQkv = stack->fusedQkv;
   if (trainStack && !loraDropoutShared.getNumOccurrences() && loraDropout > 0)
