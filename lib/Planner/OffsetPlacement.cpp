@@ -140,19 +140,27 @@ struct OffsetPlacement::Impl {
           [](const Placed &a, const Placed &b) { return a.offset < b.offset; });
       return;
     }
-    uint64_t highest = 0;
-    for (const Placed &placed : neighbours)
-      highest |= placed.offset;
-    unsigned bits = 64 - llvm::countl_zero(highest);
+    // Only the bits in which some two offsets differ: below and above them
+    // every offset has the same bits (aligned offsets end in 6 to 8 zeros
+    // and more; neighbours that all lie high in a large arena share their
+    // top bits), and a pass over those would move nothing.
+    uint64_t any = 0, all = ~uint64_t(0);
+    for (const Placed &placed : neighbours) {
+      any |= placed.offset;
+      all &= placed.offset;
+    }
+    uint64_t differ = any ^ all;
+    if (differ == 0)
+      return; // every offset is the same
+    unsigned low = llvm::countr_zero(differ);
+    unsigned bits = 64 - llvm::countl_zero(differ) - low;
     // Digits as wide as pay for their counting array: 8 bits for a few
     // hundred neighbours, 12 for thousands, spread evenly over the bits.
     unsigned maxDigit = count < 2048 ? 8 : 12;
     unsigned passes = (bits + maxDigit - 1) / maxDigit;
-    if (passes == 0)
-      return; // every offset is 0
     unsigned digit = (bits + passes - 1) / passes;
     scratch.resize(count);
-    for (unsigned shift = 0; shift < bits; shift += digit)
+    for (unsigned shift = low; shift < low + bits; shift += digit)
       radixPass(shift, digit);
   }
 

@@ -264,6 +264,24 @@ TEST(OffsetPlacement, MatchesTheReferenceOnAdversarialProblems) {
   Problem zeros = randomProblem(rng, {800, 50, 10, 3, false});
   expectSamePlacements(zeros, rng, "tiny and zero sizes");
 
+  // Neighbours whose offsets agree on their low bits (sizes and alignments
+  // in units of 2^20) and on their high bits (all above a 2^40 buffer live
+  // throughout): the radix sort passes over the bits in between only.
+  Problem shared;
+  shared.buffers.push_back({uint64_t(1) << 40, 0, 60, 1});
+  for (int i = 0; i < 400; ++i)
+    shared.buffers.push_back(
+        {uint64_t(1 + i % 5) << 20, i % 50, i % 50 + 10, uint64_t(1) << 20});
+  expectSamePlacements(shared, rng, "shared low and high bits");
+
+  // Every neighbour at one offset: a buffer in each of 120 slots, and a
+  // smaller one live through them all (no bit to sort on).
+  Problem same;
+  for (int i = 0; i < 120; ++i)
+    same.buffers.push_back({64, i, i + 1, 1});
+  same.buffers.push_back({32, 0, 120, 1});
+  expectSamePlacements(same, rng, "one offset");
+
   // Offsets that overflow: the structure must fail where the reference does.
   Problem overflow;
   overflow.buffers.push_back({UINT64_MAX / 2, 0, 2, 1});
