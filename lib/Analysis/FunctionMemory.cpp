@@ -56,34 +56,9 @@ std::vector<TensorLifetime> eagerTensors(FunctionOpInterface function,
   return tensors;
 }
 
-} // namespace
-
-FailureOr<FunctionMemory>
-memplan::measureFunctionMemory(FunctionOpInterface function) {
-  // A report counts what the plan claims, so the claim is proven first (a
-  // hand-edited plan with a buffer outside its arena would report an arena
-  // too small).
-  if (failed(verifyFunctionPlan(function)))
-    return failure();
-  FunctionMemory memory;
-  memory.name = function.getName().str();
-  MLIRContext *context = function.getContext();
-  memory.arena = *getPlannedArenaSize(function);
-  if (IntegerAttr bound =
-          MemPlanDialect::LowerBoundAttrHelper(context).getAttr(function))
-    memory.lowerBound = bound.getInt();
-  if (IntegerAttr bound =
-          MemPlanDialect::UnscheduledLowerBoundAttrHelper(context).getAttr(
-              function))
-    memory.unscheduledLowerBound = bound.getInt();
-  if (IntegerAttr bound =
-          MemPlanDialect::UnrematerializedLowerBoundAttrHelper(context).getAttr(
-              function))
-    memory.unrematerializedLowerBound = bound.getInt();
-  if (IntegerAttr flops =
-          MemPlanDialect::RecomputedFlopsAttrHelper(context).getAttr(function))
-    memory.recomputedFlops = flops.getInt();
-
+/// Adds `function`'s arguments to `memory`: by role those in the device's
+/// memory, the others to `host`.
+void countArguments(FunctionOpInterface function, FunctionMemory &memory) {
   for (BlockArgument argument : function.getArguments()) {
     ByteSize size = getByteSize(argument.getType());
     if (!size.ok())
@@ -132,6 +107,58 @@ memplan::measureFunctionMemory(FunctionOpInterface function) {
       break;
     }
   }
+}
+
+/// The bytes of the caller's result buffers: each returned value that is
+/// not in an argument's memory (an updated KV cache is the caller's cache,
+/// counted with the arguments). Values computed in a result buffer take no
+/// arena bytes, so each byte is counted once.
+uint64_t countOutputs(FunctionOpInterface function,
+                      const BufferLiveness &liveness) {
+  uint64_t outputs = 0;
+  // Liveness accepted a body of one block.
+  Region &body = function.getFunctionBody();
+  if (!body.empty())
+    if (Operation *terminator = body.front().getTerminator())
+      for (Value value : terminator->getOperands()) {
+        if (liveness.isExternal(value) &&
+            liveness.getExternal(value).kind == ExternalValue::Kind::Argument)
+          continue;
+        if (ByteSize size = getByteSize(value.getType()); size.ok())
+          outputs += size.bytes;
+      }
+  return outputs;
+}
+
+} // namespace
+
+FailureOr<FunctionMemory>
+memplan::measureFunctionMemory(FunctionOpInterface function) {
+  // A report counts what the plan claims, so the claim is proven first (a
+  // hand-edited plan with a buffer outside its arena would report an arena
+  // too small).
+  if (failed(verifyFunctionPlan(function)))
+    return failure();
+  FunctionMemory memory;
+  memory.name = function.getName().str();
+  MLIRContext *context = function.getContext();
+  memory.arena = *getPlannedArenaSize(function);
+  if (IntegerAttr bound =
+          MemPlanDialect::LowerBoundAttrHelper(context).getAttr(function))
+    memory.lowerBound = bound.getInt();
+  if (IntegerAttr bound =
+          MemPlanDialect::UnscheduledLowerBoundAttrHelper(context).getAttr(
+              function))
+    memory.unscheduledLowerBound = bound.getInt();
+  if (IntegerAttr bound =
+          MemPlanDialect::UnrematerializedLowerBoundAttrHelper(context).getAttr(
+              function))
+    memory.unrematerializedLowerBound = bound.getInt();
+  if (IntegerAttr flops =
+          MemPlanDialect::RecomputedFlopsAttrHelper(context).getAttr(function))
+    memory.recomputedFlops = flops.getInt();
+
+  countArguments(function, memory);
 
   FailureOr<BufferLiveness> liveness = computePlannedLiveness(function);
   if (failed(liveness))
@@ -164,19 +191,26 @@ memplan::measureFunctionMemory(FunctionOpInterface function) {
   memory.libraryWorkspaceAtPeak =
       computeLowerBound(withWorkspaces) - computeLowerBound(withoutWorkspaces);
   memory.pytorch = simulateCachingAllocator(eagerTensors(function, *liveness));
-  // The caller's result buffers (liveness accepted a body of one block):
-  // each returned value that is not in an argument's memory (an updated KV
-  // cache is the caller's cache, counted above). Values computed in a result
-  // buffer take no arena bytes, so each byte is counted once.
-  Region &body = function.getFunctionBody();
-  if (!body.empty())
-    if (Operation *terminator = body.front().getTerminator())
-      for (Value value : terminator->getOperands()) {
-        if (liveness->isExternal(value) &&
-            liveness->getExternal(value).kind == ExternalValue::Kind::Argument)
-          continue;
-        if (ByteSize size = getByteSize(value.getType()); size.ok())
-          memory.outputs += size.bytes;
-      }
+  memory.outputs = countOutputs(function, *liveness);
   return memory;
+}
+
+FailureOr<uint64_t> memplan::boundFunctionTotal(FunctionOpInterface function,
+                                                bool inPlace,
+                                                bool resultsInCallerBuffers) {
+  // The buffers --plan-offsets would place (planFunction's liveness, with
+  // the same policies), and what lies outside them as measureFunctionMemory
+  // counts it.
+  FailureOr<BufferLiveness> liveness = BufferLiveness::compute(
+      function.getFunctionBody(), inPlaceWhereAllowed(inPlace),
+      memplan::resultsInCallerBuffers(resultsInCallerBuffers));
+  if (failed(liveness))
+    return failure();
+  FunctionMemory memory;
+  countArguments(function, memory);
+  // No arena holds less than the most bytes live at once (sizes do not
+  // depend on the alignment).
+  memory.arena = computeLowerBound(liveness->toProblem(/*alignment=*/1));
+  memory.outputs = countOutputs(function, *liveness);
+  return memory.total();
 }

@@ -57,6 +57,10 @@ struct Probe {
   FunctionMemory memory;
   /// What must fit: the chosen measure plus the CUDA context.
   uint64_t peak = 0;
+  /// Not planned: `peak` is a lower bound of the step's (boundFunctionTotal
+  /// plus the context) that already exceeds the memory, and `memory` is
+  /// empty. Only the search's "does it fit" sees such a probe.
+  bool bounded = false;
   /// With a layout: the pipeline stage whose peak this is, and the step's
   /// modelled time (the slowest planned stage's).
   int64_t stage = 0;
@@ -79,7 +83,9 @@ struct Outcome {
   /// modelled time, and the fastest of them, planned.
   std::vector<std::pair<int64_t, StepTime>> timed;
   std::optional<Probe> fastest;
-  unsigned graphs = 0;
+  /// Micro-batches planned, and those set aside unplanned because a
+  /// graph's lower bound (boundFunctionTotal) already exceeded the memory.
+  unsigned graphs = 0, boundedOut = 0;
 };
 
 /// --methods' names of what is trained (the JSON's "method" too).
@@ -99,11 +105,16 @@ struct BatchSearchOptions {
   bool onPytorch = false;
   /// How each graph is planned (--plan-offsets's `algorithm`).
   Algorithm algorithm = Algorithm::GreedyBySize;
-  int64_t wantedBatch = 1; ///< also planned, for its peak
+  /// Also planned, for its peak (0: none; a cluster's table has no such
+  /// column).
+  int64_t wantedBatch = 1;
   int64_t maxBatch = 1024; ///< the largest micro-batch tried
   /// Tries every micro-batch from 1 up instead of doubling and bisecting:
   /// a check of the search (and of its premise) at one graph per batch.
   bool linear = false;
+  /// Plans every micro-batch the search tries, even one whose lower bound
+  /// alone says it does not fit: a check that the bound changes no answer.
+  bool planEvery = false;
   /// With a layout: the rates of the step-time model.
   CostModel costModel;
 };

@@ -188,6 +188,12 @@ static llvm::cl::opt<bool> linearSearch(
     llvm::cl::desc("Try every micro-batch from 1 up, not doubling and "
                    "bisecting (slow; a check of the search)"),
     llvm::cl::Hidden, llvm::cl::cat(toolOptions));
+static llvm::cl::opt<bool> planEveryStep(
+    "plan-every-step",
+    llvm::cl::desc("Plan every micro-batch the search tries, also one whose "
+                   "lower bound alone exceeds the memory (slow; a check "
+                   "that the bound changes no answer)"),
+    llvm::cl::Hidden, llvm::cl::cat(toolOptions));
 static llvm::cl::opt<int64_t> gpus(
     "gpus",
     llvm::cl::desc("GPUs the training step runs on (default 1). With more, "
@@ -316,10 +322,16 @@ static int reportLayouts(const GeneratorOptions &base,
      << llvm::format("%.0f", costModel.hostBytesPerSecond / 1e9)
      << " GB/s to the host, no overlap, 1F1B bubble\n";
   printClusterTable(os, ranked, top, gpuMemory);
-  unsigned graphs = 0;
-  for (const Outcome &outcome : outcomes)
+  unsigned graphs = 0, bounded = 0;
+  for (const Outcome &outcome : outcomes) {
     graphs += outcome.graphs;
-  os << graphs << " graphs planned\n";
+    bounded += outcome.boundedOut;
+  }
+  os << graphs << (graphs == 1 ? " graph" : " graphs") << " planned";
+  if (bounded)
+    os << "; " << bounded << (bounded == 1 ? " more step" : " more steps")
+       << " not planned: their lower bound exceeds the memory";
+  os << "\n";
 
   if (!jsonPath.empty()) {
     std::string text;
@@ -339,6 +351,7 @@ static int reportLayouts(const GeneratorOptions &base,
       out.attribute("link_bytes_per_second", costModel.bytesPerSecond);
       out.attribute("host_bytes_per_second", costModel.hostBytesPerSecond);
       out.attribute("graphs_planned", graphs);
+      out.attribute("steps_bounded_out", bounded);
       writeClusterRows(out, ranked, gpuMemory);
     });
     json << "\n";
@@ -600,9 +613,10 @@ int main(int argc, char **argv) {
   searchOptions.contextBytes = contextBytes;
   searchOptions.onPytorch = *onPytorch;
   searchOptions.algorithm = algorithm;
-  searchOptions.wantedBatch = wantedBatch;
+  searchOptions.wantedBatch = cluster ? 0 : wantedBatch;
   searchOptions.maxBatch = maxBatch;
   searchOptions.linear = linearSearch;
+  searchOptions.planEvery = planEveryStep;
   searchOptions.costModel = costModel;
   llvm::parallelFor(0, candidates.size(), [&](size_t index) {
     outcomes[index] = searchCandidate(candidates[index], searchOptions);
@@ -717,6 +731,7 @@ int main(int argc, char **argv) {
             if (candidate.method != Method::Full)
               out.attribute("lora_rank", candidate.options.loraRank);
             out.attribute("graphs_planned", outcome.graphs);
+            out.attribute("steps_bounded_out", outcome.boundedOut);
             if (!outcome.unavailable.empty()) {
               out.attribute("unavailable", outcome.unavailable);
               return;

@@ -243,6 +243,60 @@ TEST_F(ClusterFitTest, FitsExactlyWhenTheGpuHoldsThePlannedPeak) {
   }
 }
 
+TEST_F(ClusterFitTest, TheLowerBoundFallsShortOfThePlanByTheArenaAboveIt) {
+  // boundFunctionTotal, taken before planning, is what lets the search set
+  // a step aside unplanned: it must never exceed the planned total, and it
+  // falls short of it by exactly what the plan's arena holds above the most
+  // bytes live at once (the lower bound --plan-offsets records).
+  std::vector<GeneratorOptions> steps;
+  for (GeneratorOptions base : {training("gpt2-small"), smallLlama()}) {
+    base.layers = 2;
+    steps.push_back(base);
+    GeneratorOptions lora = base;
+    lora.loraRank = 8;
+    steps.push_back(lora);
+    GeneratorOptions recomputed = base;
+    recomputed.checkpointing = Checkpointing::Full;
+    steps.push_back(recomputed);
+    Layout tensorData, pipeline, zero3;
+    tensorData.tensor = 2;
+    tensorData.data = 2;
+    tensorData.zero = 1;
+    pipeline.pipeline = 2;
+    zero3.data = 2;
+    zero3.zero = 3;
+    for (const Layout &layout : {tensorData, pipeline, zero3})
+      for (int64_t stage = 0; stage < layout.pipeline; ++stage) {
+        GeneratorOptions options = base;
+        applyLayout(layout, 2, options);
+        options.pipeline.stage = stage;
+        steps.push_back(options);
+      }
+    GeneratorOptions prefill = base;
+    prefill.mode = Mode::Prefill;
+    steps.push_back(prefill);
+    GeneratorOptions decode = base;
+    decode.mode = Mode::Decode;
+    decode.kvLen = 64;
+    steps.push_back(decode);
+  }
+  for (auto [index, options] : llvm::enumerate(steps)) {
+    SCOPED_TRACE("step " + std::to_string(index));
+    mlir::OwningOpRef<mlir::ModuleOp> module = generate(options);
+    ASSERT_TRUE(module);
+    mlir::FailureOr<uint64_t> bound = boundFunctionTotal(function(*module));
+    ASSERT_TRUE(mlir::succeeded(bound));
+    mlir::PassManager pm(&context);
+    buildPlanOffsetsPipeline(pm);
+    ASSERT_TRUE(mlir::succeeded(pm.run(*module)));
+    mlir::FailureOr<FunctionMemory> memory =
+        measureFunctionMemory(function(*module));
+    ASSERT_TRUE(mlir::succeeded(memory));
+    EXPECT_LE(*bound, memory->total());
+    EXPECT_EQ(memory->total() - *bound, memory->arena - memory->lowerBound);
+  }
+}
+
 TEST_F(ClusterFitTest, CountedFlopsAreSixOrEightTimesTheWeightsPerToken) {
   // Kaplan et al. (2020): a training step takes 6 N FLOPs per token for N
   // weights in GEMMs (2 N forward, 4 N backward), 8 N when each layer's

@@ -69,6 +69,17 @@ struct FunctionMemory {
 mlir::FailureOr<FunctionMemory>
 measureFunctionMemory(mlir::FunctionOpInterface function);
 
+/// A lower bound of measureFunctionMemory(function)->total() for every plan
+/// --plan-offsets (without schedule= or fit-budget=, which change the
+/// function first) can write for the unplanned `function` with these
+/// options: the same arguments and output buffers, and in place of the
+/// arena the most bytes live at once among the buffers it would place, which
+/// no arena holds less than. One liveness analysis, no placement: a search
+/// can set aside a step that cannot fit before planning it.
+mlir::FailureOr<uint64_t>
+boundFunctionTotal(mlir::FunctionOpInterface function, bool inPlace = true,
+                   bool resultsInCallerBuffers = true);
+
 } // namespace memplan
 
 #endif // MEMPLAN_ANALYSIS_FUNCTIONMEMORY_H
