@@ -195,9 +195,9 @@ memplan::measureFunctionMemory(FunctionOpInterface function) {
   return memory;
 }
 
-FailureOr<uint64_t> memplan::boundFunctionTotal(FunctionOpInterface function,
-                                                bool inPlace,
-                                                bool resultsInCallerBuffers) {
+FailureOr<FunctionMemoryBounds>
+memplan::boundFunctionMemory(FunctionOpInterface function, bool inPlace,
+                             bool resultsInCallerBuffers) {
   // The buffers --plan-offsets would place (planFunction's liveness, with
   // the same policies), and what lies outside them as measureFunctionMemory
   // counts it.
@@ -212,5 +212,8 @@ FailureOr<uint64_t> memplan::boundFunctionTotal(FunctionOpInterface function,
   // depend on the alignment).
   memory.arena = computeLowerBound(liveness->toProblem(/*alignment=*/1));
   memory.outputs = countOutputs(function, *liveness);
-  return memory.total();
+  FunctionMemoryBounds bounds;
+  bounds.total = memory.total();
+  bounds.pytorch = simulateCachingAllocator(eagerTensors(function, *liveness));
+  return bounds;
 }

@@ -187,12 +187,10 @@ private:
     return result;
   }
 
-  /// Whether a lower bound of the peak can decide that a step does not
-  /// fit: the peak is the plan's total (boundFunctionTotal bounds it), not
-  /// the caching-allocator model's, and the check is not turned off.
-  bool boundsSuffice() const {
-    return !options.onPytorch && !options.planEvery;
-  }
+  /// Whether a step may be set aside by what boundFunctionMemory knows
+  /// before planning: a lower bound of the plan's total, or the
+  /// caching-allocator model's peak itself (--fit-on pytorch).
+  bool boundsSuffice() const { return !options.planEvery; }
 
   /// One planned rank: its peak and its cost.
   struct Rank {
@@ -297,8 +295,10 @@ private:
   /// which proves the plan first, as --memplan-verify-plan does) the graph
   /// of `generator`: the memory of its function whose total is largest,
   /// and that function's cost. With `bound`, a graph with a function whose
-  /// lower bound (boundFunctionTotal, for the same --plan-offsets options)
-  /// plus the context exceeds the memory is not planned: `boundedPeak`.
+  /// peak known before planning (boundFunctionMemory, for the same
+  /// --plan-offsets options: the total's lower bound, or the allocator
+  /// model's peak) plus the context exceeds the memory is not planned:
+  /// `boundedPeak`.
   RankOrError planRank(const GeneratorOptions &generator, bool bound = false) {
     std::string error;
     mlir::OwningOpRef<mlir::ModuleOp> module =
@@ -320,14 +320,17 @@ private:
       for (auto function : module->getOps<mlir::FunctionOpInterface>()) {
         if (function.isExternal())
           continue;
-        mlir::FailureOr<uint64_t> total = boundFunctionTotal(
+        mlir::FailureOr<FunctionMemoryBounds> bounds = boundFunctionMemory(
             function, planOptions.inPlace, planOptions.resultsInCallerBuffers);
-        if (mlir::failed(total))
+        if (mlir::failed(bounds))
           return {std::nullopt,
                   error.empty() ? "internal error: no liveness" : error,
                   std::nullopt};
-        if (*total + options.contextBytes > options.gpuMemory)
-          return {std::nullopt, "", *total + options.contextBytes};
+        uint64_t peak =
+            (options.onPytorch ? bounds->pytorch.maxReserved : bounds->total) +
+            options.contextBytes;
+        if (peak > options.gpuMemory)
+          return {std::nullopt, "", peak};
       }
     mlir::PassManager pm(&context);
     pm.addPass(createPlanOffsets(planOptions));

@@ -57,9 +57,10 @@ struct Probe {
   FunctionMemory memory;
   /// What must fit: the chosen measure plus the CUDA context.
   uint64_t peak = 0;
-  /// Not planned: `peak` is a lower bound of the step's (boundFunctionTotal
-  /// plus the context) that already exceeds the memory, and `memory` is
-  /// empty. Only the search's "does it fit" sees such a probe.
+  /// Not planned: `peak` is what boundFunctionMemory knows of the step's
+  /// (a lower bound of the plan's total, or the allocator model's peak,
+  /// plus the context) and already exceeds the memory; `memory` is empty.
+  /// Only the search's "does it fit" sees such a probe.
   bool bounded = false;
   /// With a layout: the pipeline stage whose peak this is, and the step's
   /// modelled time (the slowest planned stage's).
@@ -84,7 +85,8 @@ struct Outcome {
   std::vector<std::pair<int64_t, StepTime>> timed;
   std::optional<Probe> fastest;
   /// Micro-batches planned, and those set aside unplanned because a
-  /// graph's lower bound (boundFunctionTotal) already exceeded the memory.
+  /// graph's peak known before planning (boundFunctionMemory) already
+  /// exceeded the memory.
   unsigned graphs = 0, boundedOut = 0;
 };
 

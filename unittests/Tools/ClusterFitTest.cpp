@@ -243,11 +243,12 @@ TEST_F(ClusterFitTest, FitsExactlyWhenTheGpuHoldsThePlannedPeak) {
   }
 }
 
-TEST_F(ClusterFitTest, TheLowerBoundFallsShortOfThePlanByTheArenaAboveIt) {
-  // boundFunctionTotal, taken before planning, is what lets the search set
-  // a step aside unplanned: it must never exceed the planned total, and it
-  // falls short of it by exactly what the plan's arena holds above the most
-  // bytes live at once (the lower bound --plan-offsets records).
+TEST_F(ClusterFitTest, BoundsBeforePlanningAgreeWithThePlannedStep) {
+  // boundFunctionMemory, taken before planning, is what lets the search set
+  // a step aside unplanned. Its total must never exceed the planned total:
+  // it falls short of it by exactly what the plan's arena holds above the
+  // most bytes live at once (the lower bound --plan-offsets records). Its
+  // caching-allocator peaks are those the planned step reports.
   std::vector<GeneratorOptions> steps;
   for (GeneratorOptions base : {training("gpt2-small"), smallLlama()}) {
     base.layers = 2;
@@ -284,16 +285,21 @@ TEST_F(ClusterFitTest, TheLowerBoundFallsShortOfThePlanByTheArenaAboveIt) {
     SCOPED_TRACE("step " + std::to_string(index));
     mlir::OwningOpRef<mlir::ModuleOp> module = generate(options);
     ASSERT_TRUE(module);
-    mlir::FailureOr<uint64_t> bound = boundFunctionTotal(function(*module));
-    ASSERT_TRUE(mlir::succeeded(bound));
+    mlir::FailureOr<FunctionMemoryBounds> bounds =
+        boundFunctionMemory(function(*module));
+    ASSERT_TRUE(mlir::succeeded(bounds));
     mlir::PassManager pm(&context);
     buildPlanOffsetsPipeline(pm);
     ASSERT_TRUE(mlir::succeeded(pm.run(*module)));
     mlir::FailureOr<FunctionMemory> memory =
         measureFunctionMemory(function(*module));
     ASSERT_TRUE(mlir::succeeded(memory));
-    EXPECT_LE(*bound, memory->total());
-    EXPECT_EQ(memory->total() - *bound, memory->arena - memory->lowerBound);
+    EXPECT_LE(bounds->total, memory->total());
+    EXPECT_EQ(memory->total() - bounds->total,
+              memory->arena - memory->lowerBound);
+    EXPECT_EQ(bounds->pytorch.maxAllocated, memory->pytorch.maxAllocated);
+    EXPECT_EQ(bounds->pytorch.maxReserved, memory->pytorch.maxReserved);
+    EXPECT_EQ(bounds->pytorch.segments, memory->pytorch.segments);
   }
 }
 

@@ -69,16 +69,25 @@ struct FunctionMemory {
 mlir::FailureOr<FunctionMemory>
 measureFunctionMemory(mlir::FunctionOpInterface function);
 
-/// A lower bound of measureFunctionMemory(function)->total() for every plan
-/// --plan-offsets (without schedule= or fit-budget=, which change the
-/// function first) can write for the unplanned `function` with these
-/// options: the same arguments and output buffers, and in place of the
-/// arena the most bytes live at once among the buffers it would place, which
-/// no arena holds less than. One liveness analysis, no placement: a search
-/// can set aside a step that cannot fit before planning it.
-mlir::FailureOr<uint64_t>
-boundFunctionTotal(mlir::FunctionOpInterface function, bool inPlace = true,
-                   bool resultsInCallerBuffers = true);
+/// What can be known of measureFunctionMemory(function) before `function`
+/// is planned by --plan-offsets (without schedule= or fit-budget=, which
+/// change the function first) with these options: one liveness analysis,
+/// no placement. A search can set aside a step that cannot fit without
+/// planning it.
+struct FunctionMemoryBounds {
+  /// A lower bound of total() for every plan: the same arguments and output
+  /// buffers, and in place of the arena the most bytes live at once among
+  /// the buffers --plan-offsets would place, which no arena holds less
+  /// than.
+  uint64_t total = 0;
+  /// The caching-allocator model of the same tensors, which reads their
+  /// sizes and lifetimes, never their offsets: what the plan's measurement
+  /// will report.
+  CachingAllocatorPeaks pytorch;
+};
+mlir::FailureOr<FunctionMemoryBounds>
+boundFunctionMemory(mlir::FunctionOpInterface function, bool inPlace = true,
+                    bool resultsInCallerBuffers = true);
 
 } // namespace memplan
 
