@@ -56,17 +56,27 @@ protected:
     return *module.getOps<mlir::func::FuncOp>().begin();
   }
 
+  /// The memory report of `module`'s step, planned by the --plan-offsets
+  /// pipeline (failure, with a test failure, if it does not plan).
+  mlir::FailureOr<FunctionMemory> planAndMeasure(mlir::ModuleOp module) {
+    mlir::PassManager pm(&context);
+    buildPlanOffsetsPipeline(pm);
+    if (mlir::failed(pm.run(module))) {
+      ADD_FAILURE() << "the step does not plan";
+      return mlir::failure();
+    }
+    mlir::FailureOr<FunctionMemory> memory =
+        measureFunctionMemory(function(module));
+    EXPECT_TRUE(mlir::succeeded(memory));
+    return memory;
+  }
+
   /// The memory report's total of the planned step.
   uint64_t plannedTotal(const GeneratorOptions &options) {
     mlir::OwningOpRef<mlir::ModuleOp> module = generate(options);
     if (!module)
       return 0;
-    mlir::PassManager pm(&context);
-    buildPlanOffsetsPipeline(pm);
-    EXPECT_TRUE(mlir::succeeded(pm.run(*module)));
-    mlir::FailureOr<FunctionMemory> memory =
-        measureFunctionMemory(function(*module));
-    EXPECT_TRUE(mlir::succeeded(memory));
+    mlir::FailureOr<FunctionMemory> memory = planAndMeasure(*module);
     return mlir::succeeded(memory) ? memory->total() : 0;
   }
 
@@ -288,11 +298,7 @@ TEST_F(ClusterFitTest, BoundsBeforePlanningAgreeWithThePlannedStep) {
     mlir::FailureOr<FunctionMemoryBounds> bounds =
         boundFunctionMemory(function(*module));
     ASSERT_TRUE(mlir::succeeded(bounds));
-    mlir::PassManager pm(&context);
-    buildPlanOffsetsPipeline(pm);
-    ASSERT_TRUE(mlir::succeeded(pm.run(*module)));
-    mlir::FailureOr<FunctionMemory> memory =
-        measureFunctionMemory(function(*module));
+    mlir::FailureOr<FunctionMemory> memory = planAndMeasure(*module);
     ASSERT_TRUE(mlir::succeeded(memory));
     EXPECT_LE(bounds->total, memory->total());
     EXPECT_EQ(memory->total() - bounds->total,
