@@ -30,18 +30,33 @@ inline uint64_t lifetimeLength(const Buffer &buffer) {
 /// leaves go to the earlier start, then the lower index.
 template <typename Before>
 std::vector<uint32_t> orderBuffers(const Problem &problem, Before before) {
+  // The buffers are sorted as copies beside their indices, not as indices
+  // into the problem: each comparison then reads two neighbouring
+  // elements, not two buffers anywhere among a million (the order is the
+  // same: the index breaks every tie).
+  struct Entry {
+    Buffer buffer;
+    uint32_t index;
+  };
   const std::vector<Buffer> &buffers = problem.buffers;
-  std::vector<uint32_t> order(buffers.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    if (before(buffers[a], buffers[b]))
-      return true;
-    if (before(buffers[b], buffers[a]))
-      return false;
-    if (buffers[a].start != buffers[b].start)
-      return buffers[a].start < buffers[b].start;
-    return a < b;
-  });
+  std::vector<Entry> entries;
+  entries.reserve(buffers.size());
+  for (size_t index = 0; index < buffers.size(); ++index)
+    entries.push_back({buffers[index], static_cast<uint32_t>(index)});
+  std::sort(entries.begin(), entries.end(),
+            [&](const Entry &a, const Entry &b) {
+              if (before(a.buffer, b.buffer))
+                return true;
+              if (before(b.buffer, a.buffer))
+                return false;
+              if (a.buffer.start != b.buffer.start)
+                return a.buffer.start < b.buffer.start;
+              return a.index < b.index;
+            });
+  std::vector<uint32_t> order;
+  order.reserve(entries.size());
+  for (const Entry &entry : entries)
+    order.push_back(entry.index);
   return order;
 }
 

@@ -80,14 +80,31 @@ std::vector<uint32_t> memplan::orderByConflicts(const Problem &problem) {
   // The product needs up to 160 bits: compared as long double (64 bits of
   // mantissa; exact products only decide ties, which go to the earlier
   // start, then the lower index).
-  std::vector<long double> conflict(problem.buffers.size());
-  for (size_t i = 0; i < conflict.size(); ++i)
-    conflict[i] = static_cast<long double>(problem.buffers[i].size) *
-                  static_cast<long double>(bytes[i]);
-  const Buffer *base = problem.buffers.data();
-  return orderBuffers(problem, [&](const Buffer &a, const Buffer &b) {
-    return conflict[&a - base] > conflict[&b - base];
+  // orderBuffers hands its predicate copies of the buffers, so the
+  // conflicts are sorted here, beside the same ties.
+  struct Entry {
+    long double conflict;
+    int64_t start;
+    uint32_t index;
+  };
+  std::vector<Entry> entries;
+  entries.reserve(problem.buffers.size());
+  for (size_t i = 0; i < problem.buffers.size(); ++i)
+    entries.push_back({static_cast<long double>(problem.buffers[i].size) *
+                           static_cast<long double>(bytes[i]),
+                       problem.buffers[i].start, static_cast<uint32_t>(i)});
+  std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
+    if (a.conflict != b.conflict)
+      return a.conflict > b.conflict;
+    if (a.start != b.start)
+      return a.start < b.start;
+    return a.index < b.index;
   });
+  std::vector<uint32_t> order;
+  order.reserve(entries.size());
+  for (const Entry &entry : entries)
+    order.push_back(entry.index);
+  return order;
 }
 
 PlanResult memplan::planGreedyByConflicts(const Problem &problem) {
