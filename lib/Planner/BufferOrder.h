@@ -26,38 +26,41 @@ inline uint64_t lifetimeLength(const Buffer &buffer) {
          static_cast<uint64_t>(buffer.start);
 }
 
-/// Buffer indices sorted by `before(a, b)` on their buffers; ties that it
-/// leaves go to the earlier start, then the lower index.
-template <typename Before>
-std::vector<uint32_t> orderBuffers(const Problem &problem, Before before) {
-  // The buffers are sorted as copies beside their indices, not as indices
-  // into the problem: each comparison then reads two neighbouring
-  // elements, not two buffers anywhere among a million (the order is the
-  // same: the index breaks every tie).
-  struct Entry {
-    Buffer buffer;
-    uint32_t index;
-  };
-  const std::vector<Buffer> &buffers = problem.buffers;
-  std::vector<Entry> entries;
-  entries.reserve(buffers.size());
-  for (size_t index = 0; index < buffers.size(); ++index)
-    entries.push_back({buffers[index], static_cast<uint32_t>(index)});
-  std::sort(entries.begin(), entries.end(),
-            [&](const Entry &a, const Entry &b) {
-              if (before(a.buffer, b.buffer))
-                return true;
-              if (before(b.buffer, a.buffer))
-                return false;
-              if (a.buffer.start != b.buffer.start)
-                return a.buffer.start < b.buffer.start;
-              return a.index < b.index;
-            });
+/// The `index` fields of `entries` once sorted by `less`. Each entry holds
+/// a copy of what the comparison reads beside its buffer's index, so the
+/// sort reads neighbouring memory, not buffers anywhere among a million.
+template <typename Entry, typename Less>
+std::vector<uint32_t> sortedIndices(std::vector<Entry> entries, Less less) {
+  std::sort(entries.begin(), entries.end(), less);
   std::vector<uint32_t> order;
   order.reserve(entries.size());
   for (const Entry &entry : entries)
     order.push_back(entry.index);
   return order;
+}
+
+/// Buffer indices sorted by `before(a, b)` on their buffers; ties that it
+/// leaves go to the earlier start, then the lower index. `before` is handed
+/// copies of the buffers (sortedIndices).
+template <typename Before>
+std::vector<uint32_t> orderBuffers(const Problem &problem, Before before) {
+  struct Entry {
+    Buffer buffer;
+    uint32_t index;
+  };
+  std::vector<Entry> entries;
+  entries.reserve(problem.buffers.size());
+  for (size_t index = 0; index < problem.buffers.size(); ++index)
+    entries.push_back({problem.buffers[index], static_cast<uint32_t>(index)});
+  return sortedIndices(std::move(entries), [&](const Entry &a, const Entry &b) {
+    if (before(a.buffer, b.buffer))
+      return true;
+    if (before(b.buffer, a.buffer))
+      return false;
+    if (a.buffer.start != b.buffer.start)
+      return a.buffer.start < b.buffer.start;
+    return a.index < b.index;
+  });
 }
 
 /// Buffer indices by decreasing size, ties by earlier start, then by index

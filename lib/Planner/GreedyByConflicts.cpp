@@ -80,8 +80,9 @@ std::vector<uint32_t> memplan::orderByConflicts(const Problem &problem) {
   // The product needs up to 160 bits: compared as long double (64 bits of
   // mantissa; exact products only decide ties, which go to the earlier
   // start, then the lower index).
-  // orderBuffers hands its predicate copies of the buffers, so the
-  // conflicts are sorted here, beside the same ties.
+  // orderBuffers hands its predicate copies of the buffers, whose
+  // addresses say nothing: the products are sorted here, with the same
+  // ties.
   struct Entry {
     long double conflict;
     int64_t start;
@@ -93,18 +94,13 @@ std::vector<uint32_t> memplan::orderByConflicts(const Problem &problem) {
     entries.push_back({static_cast<long double>(problem.buffers[i].size) *
                            static_cast<long double>(bytes[i]),
                        problem.buffers[i].start, static_cast<uint32_t>(i)});
-  std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
+  return sortedIndices(std::move(entries), [](const Entry &a, const Entry &b) {
     if (a.conflict != b.conflict)
       return a.conflict > b.conflict;
     if (a.start != b.start)
       return a.start < b.start;
     return a.index < b.index;
   });
-  std::vector<uint32_t> order;
-  order.reserve(entries.size());
-  for (const Entry &entry : entries)
-    order.push_back(entry.index);
-  return order;
 }
 
 PlanResult memplan::planGreedyByConflicts(const Problem &problem) {
