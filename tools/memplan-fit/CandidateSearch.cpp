@@ -336,20 +336,22 @@ private:
     pm.addPass(createPlanOffsets(planOptions));
     if (mlir::failed(pm.run(*module)))
       return {std::nullopt,
-              error.empty() ? "internal error: planning failed" : error};
+              error.empty() ? "internal error: planning failed" : error,
+              std::nullopt};
     std::optional<Rank> best;
     for (auto function : module->getOps<mlir::FunctionOpInterface>()) {
       if (function.isExternal())
         continue;
       mlir::FailureOr<FunctionMemory> memory = measureFunctionMemory(function);
       if (mlir::failed(memory))
-        return {std::nullopt, error};
+        return {std::nullopt, error, std::nullopt};
       if (!best || peakOf(*memory) > peakOf(best->memory))
         best = Rank{std::move(*memory), countStepCost(function)};
     }
     if (!best)
-      return {std::nullopt, "internal error: no function was generated"};
-    return {std::move(best), ""};
+      return {std::nullopt, "internal error: no function was generated",
+              std::nullopt};
+    return {std::move(best), "", std::nullopt};
   }
 
   const Candidate &candidate;
