@@ -13,25 +13,47 @@
 
 using namespace memplan::gen;
 
+/// A built-in shape: the fields every model sets, the others at their
+/// defaults. (A function rather than aggregate initialisers, which would
+/// leave the later fields out of every line.)
+static ModelConfig shape(const char *name, Family family, int64_t layers,
+                         int64_t hidden, int64_t heads, int64_t kvHeads,
+                         int64_t ffn, int64_t vocab, int64_t maxPositions,
+                         double normEpsilon, Activation activation) {
+  ModelConfig m;
+  m.name = name;
+  m.family = family;
+  m.layers = layers;
+  m.hidden = hidden;
+  m.heads = heads;
+  m.kvHeads = kvHeads;
+  m.ffn = ffn;
+  m.vocab = vocab;
+  m.maxPositions = maxPositions;
+  m.normEpsilon = normEpsilon;
+  m.activation = activation;
+  return m;
+}
+
 static const ModelConfig kModels[] = {
-    {"gpt2-small", Family::Gpt2, 12, 768, 12, 12, 3072, 50257, 1024, 1e-5,
-     Activation::Gelu},
-    {"gpt2-medium", Family::Gpt2, 24, 1024, 16, 16, 4096, 50257, 1024, 1e-5,
-     Activation::Gelu},
-    {"gpt2-large", Family::Gpt2, 36, 1280, 20, 20, 5120, 50257, 1024, 1e-5,
-     Activation::Gelu},
-    {"gpt2-xl", Family::Gpt2, 48, 1600, 25, 25, 6400, 50257, 1024, 1e-5,
-     Activation::Gelu},
-    {"llama-7b", Family::Llama, 32, 4096, 32, 32, 11008, 32000, 4096, 1e-6,
-     Activation::Silu},
-    {"llama-13b", Family::Llama, 40, 5120, 40, 40, 13824, 32000, 4096, 1e-6,
-     Activation::Silu},
-    {"llama-70b", Family::Llama, 80, 8192, 64, 8, 28672, 32000, 4096, 1e-5,
-     Activation::Silu},
-    {"bert-base", Family::Bert, 12, 768, 12, 12, 3072, 30522, 512, 1e-12,
-     Activation::Gelu},
-    {"bert-large", Family::Bert, 24, 1024, 16, 16, 4096, 30522, 512, 1e-12,
-     Activation::Gelu},
+    shape("gpt2-small", Family::Gpt2, 12, 768, 12, 12, 3072, 50257, 1024, 1e-5,
+          Activation::Gelu),
+    shape("gpt2-medium", Family::Gpt2, 24, 1024, 16, 16, 4096, 50257, 1024,
+          1e-5, Activation::Gelu),
+    shape("gpt2-large", Family::Gpt2, 36, 1280, 20, 20, 5120, 50257, 1024, 1e-5,
+          Activation::Gelu),
+    shape("gpt2-xl", Family::Gpt2, 48, 1600, 25, 25, 6400, 50257, 1024, 1e-5,
+          Activation::Gelu),
+    shape("llama-7b", Family::Llama, 32, 4096, 32, 32, 11008, 32000, 4096, 1e-6,
+          Activation::Silu),
+    shape("llama-13b", Family::Llama, 40, 5120, 40, 40, 13824, 32000, 4096,
+          1e-6, Activation::Silu),
+    shape("llama-70b", Family::Llama, 80, 8192, 64, 8, 28672, 32000, 4096, 1e-5,
+          Activation::Silu),
+    shape("bert-base", Family::Bert, 12, 768, 12, 12, 3072, 30522, 512, 1e-12,
+          Activation::Gelu),
+    shape("bert-large", Family::Bert, 24, 1024, 16, 16, 4096, 30522, 512, 1e-12,
+          Activation::Gelu),
 };
 
 std::optional<ModelConfig> memplan::gen::lookupModel(llvm::StringRef name) {

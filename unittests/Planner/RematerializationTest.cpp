@@ -415,8 +415,9 @@ TEST(Rematerialization, RandomTrainingStepsReplayExactly) {
       limits.maxCopiesPerOp = 1 + trial % 3;
       RematResult result = rematerializeToBudget(problem, budget, limits);
       // One copy per op at most: at most one run of every recomputable op.
-      if (limits.maxCopiesPerOp == 1)
+      if (limits.maxCopiesPerOp == 1) {
         EXPECT_LE(result.recomputedFlops, everyOpOnce);
+      }
       SCOPED_TRACE(testing::Message()
                    << "trial " << trial << ", budget " << budget);
       expectSound(problem, result, budget);
