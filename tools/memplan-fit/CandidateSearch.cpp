@@ -287,7 +287,13 @@ private:
 
   /// What must fit for a rank's plan.
   uint64_t peakOf(const FunctionMemory &memory) const {
-    return (options.onPytorch ? memory.pytorch.maxReserved : memory.total()) +
+    return peakOf(memory.total(), memory.pytorch);
+  }
+  /// The same from a plan's total (or its lower bound) and the allocator
+  /// model's peaks.
+  uint64_t peakOf(uint64_t planTotal,
+                  const CachingAllocatorPeaks &pytorch) const {
+    return (options.onPytorch ? pytorch.maxReserved : planTotal) +
            options.contextBytes;
   }
 
@@ -326,9 +332,7 @@ private:
           return {std::nullopt,
                   error.empty() ? "internal error: no liveness" : error,
                   std::nullopt};
-        uint64_t peak =
-            (options.onPytorch ? bounds->pytorch.maxReserved : bounds->total) +
-            options.contextBytes;
+        uint64_t peak = peakOf(bounds->total, bounds->pytorch);
         if (peak > options.gpuMemory)
           return {std::nullopt, "", peak};
       }
