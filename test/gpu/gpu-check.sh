@@ -19,18 +19,41 @@
 # exits 1 at the first failure. MEMPLAN_GPU_CHECK_EXAMPLES (paths) replaces
 # the examples of step 3: gpu-check-dry-run.test runs this script on the
 # host runtime, with small ones, to test the script itself.
+#
+# MEMPLAN_GPU_CHECK_STAGE splits the work for a GPU machine that has no
+# MLIR (a lent machine without LLVM 22, say): `build` plans, translates and
+# compiles every binary into WORK_DIR on this machine, with no device needed
+# (MEMPLAN_NVCC_FLAGS, e.g. `-gencode arch=compute_90,code=sm_90`, picks the
+# GPU), and `run`, on the GPU machine, runs what WORK_DIR holds and checks
+# it; then only WORK_DIR and this script travel. `all` (the default) does
+# both in one go.
 set -euo pipefail
 src=$1 bin=$2 probe=$3 nvcc=$4 include=$5 cudalib=$6 hostlib=$7 libdir=$8
 hostcxx=$9 work=${10}
 inputs=$src/test/Target/Cuda/Inputs
 export PATH=$bin:$PATH
+stage=${MEMPLAN_GPU_CHECK_STAGE:-all}
+case $stage in
+all | build | run) ;;
+*)
+  echo "MEMPLAN_GPU_CHECK_STAGE must be all, build or run, not '$stage'"
+  exit 2
+  ;;
+esac
+building() { [[ $stage != run ]]; }
+running() { [[ $stage != build ]]; }
 
-if ! "$probe"; then
+if running && ! "$probe"; then
   echo "skipped: the gpu checks need a CUDA device"
   exit 77
 fi
-rm -rf "$work" && mkdir -p "$work"
-cd "$work"
+if building; then
+  rm -rf "$work" && mkdir -p "$work"
+fi
+cd "$work" || {
+  echo "FAILED: no $work to run (build it first: MEMPLAN_GPU_CHECK_STAGE=build)"
+  exit 1
+}
 
 fail() {
   echo "FAILED: $*"
@@ -39,31 +62,44 @@ fail() {
 
 # build NAME SOURCE: a CUDA binary of generated or test C++ source.
 build() {
-  "$nvcc" -std=c++17 -O2 -I"$include" -x cu -c "$2" -o "$1.o"
-  "$nvcc" "$1.o" "$cudalib" -L"$libdir" -lcublas -o "$1"
+  # shellcheck disable=SC2086 # the flags are words
+  "$nvcc" -std=c++17 -O2 ${MEMPLAN_NVCC_FLAGS:-} -I"$include" -x cu -c "$2" \
+    -o "$1.o"
+  # shellcheck disable=SC2086
+  "$nvcc" ${MEMPLAN_NVCC_FLAGS:-} "$1.o" "$cudalib" -L"$libdir" -lcublas \
+    -o "$1"
 }
 
 # 1. Edge cases.
-$hostcxx -std=c++17 -O1 -I"$include" "$inputs/edge-cases.cpp" "$hostlib" \
-  -o edge.host
-build edge.cuda "$inputs/edge-cases.cpp"
-./edge.host > edge.host.out
-./edge.cuda > edge.cuda.out || fail "edge cases on the GPU: $(tail -1 edge.cuda.out)"
-diff edge.host.out edge.cuda.out || fail "edge cases differ between the runtimes"
-echo "edge cases: the CUDA runtime prints what the host runtime prints"
+if building; then
+  $hostcxx -std=c++17 -O1 -I"$include" "$inputs/edge-cases.cpp" "$hostlib" \
+    -o edge.host
+  build edge.cuda "$inputs/edge-cases.cpp"
+  ./edge.host > edge.host.out
+fi
+if running; then
+  ./edge.cuda > edge.cuda.out || fail "edge cases on the GPU: $(tail -1 edge.cuda.out)"
+  diff edge.host.out edge.cuda.out || fail "edge cases differ between the runtimes"
+  echo "edge cases: the CUDA runtime prints what the host runtime prints"
+fi
 
 # plan_and_run NAME INPUT: planned and naive variants, built and run;
 # their outputs must be bit-identical.
 plan_and_run() {
   local name=$1 input=$2
-  memplan-opt "$input" --plan-offsets -o "$name.planned.mlir" 2>/dev/null
-  memplan-opt "$input" \
-    --plan-offsets="algorithm=naive in-place=false results-in-caller-buffers=false" \
-    -o "$name.naive.mlir" 2>/dev/null
+  if building; then
+    memplan-opt "$input" --plan-offsets -o "$name.planned.mlir" 2>/dev/null
+    memplan-opt "$input" \
+      --plan-offsets="algorithm=naive in-place=false results-in-caller-buffers=false" \
+      -o "$name.naive.mlir" 2>/dev/null
+    for variant in planned naive; do
+      memplan-translate --memplan-to-cuda --memplan-cuda-main \
+        "$name.$variant.mlir" -o "$name.$variant.cu"
+      build "$name.$variant" "$name.$variant.cu"
+    done
+  fi
+  running || return 0
   for variant in planned naive; do
-    memplan-translate --memplan-to-cuda --memplan-cuda-main \
-      "$name.$variant.mlir" -o "$name.$variant.cu"
-    build "$name.$variant" "$name.$variant.cu"
     "./$name.$variant" "$name.$variant.out" > "$name.$variant.log" ||
       fail "$name ($variant): $(tail -1 "$name.$variant.log")"
   done
@@ -72,14 +108,23 @@ plan_and_run() {
   echo "$name: planned and naive outputs bit-identical"
 }
 
+# reference_check MODEL NAME: the planned output within the independent
+# reference's tolerance.
+reference_check() {
+  running || return 0
+  ./reference "$1" "$2.planned.out" || fail "$2: reference"
+}
+
 # 2. Tiny models against the reference.
-$hostcxx -std=c++17 -O1 "$inputs/reference.cpp" -o reference
+if building; then
+  $hostcxx -std=c++17 -O1 "$inputs/reference.cpp" -o reference
+fi
 plan_and_run gpt2-tiny "$inputs/gpt2-block-tiny.mlir"
-./reference gpt2 gpt2-tiny.planned.out || fail "gpt2-tiny: reference"
+reference_check gpt2 gpt2-tiny
 plan_and_run llama-tiny "$inputs/llama-layer-tiny.mlir"
-./reference llama llama-tiny.planned.out || fail "llama-tiny: reference"
+reference_check llama llama-tiny
 plan_and_run qwen3-tiny "$inputs/qwen3-layer-tiny.mlir"
-./reference qwen3 qwen3-tiny.planned.out || fail "qwen3-tiny: reference"
+reference_check qwen3 qwen3-tiny
 
 # 3. Full-size examples: bit-identity and device memory.
 granularity=$((2 * 1024 * 1024))
@@ -90,6 +135,7 @@ examples=${MEMPLAN_GPU_CHECK_EXAMPLES:-$src/examples/gpt2-small.mlir \
 for path in $examples; do
   example=$(basename "$path" .mlir)
   plan_and_run "$example" "$path"
+  running || continue
   line=$(grep '^device memory by stage:' "$example.planned.log")
   read -r context args asked run arena < <(echo "$line" |
     sed 's/[^0-9 ]//g; s/  */ /g; s/^ //')
@@ -99,5 +145,9 @@ for path in $examples; do
   (( run <= limit )) ||
     fail "$example: the arena and run took $run bytes, more than the arena ($arena) rounded to 2 MiB"
 done
+if ! running; then
+  echo "built: run MEMPLAN_GPU_CHECK_STAGE=run on the GPU machine"
+  exit 0
+fi
 cat memory.txt
 echo "all gpu checks passed"
