@@ -74,6 +74,13 @@ struct StackPreset {
   bool loraDropoutShared = false;
   /// The stack runs the LLaMA family's models only (of memplan-gen's).
   bool llamaOnly = false;
+  /// The stack runs Hugging Face's model code as it is written, which
+  /// decides two things measured on a GPU (docs/memory-model.md, "The GPU
+  /// check"): its models keep a KV cache in training (use_cache=True, the
+  /// configs' default; GeneratorOptions::trainingKvCache), and its SDPA
+  /// call passes grouped key/value heads as they are (enable_gqa), which
+  /// only the math kernel takes in f32 (huggingFaceSdpaIsUnfused).
+  bool huggingFaceModel = false;
 };
 
 /// The presets, documented in docs/generator.md. Every stack here runs
@@ -86,11 +93,13 @@ inline const std::pair<llvm::StringRef, StackPreset> kStacks[] = {
     // f32 logits, gradients accumulated in .grad (the weights' type), the
     // model's RMSNorm as written (eager, in f32), torch.optim.AdamW's
     // default multi-tensor step.
-    {"hf-trainer", {true, "f32", "", "eager", "foreach"}},
+    {"hf-trainer",
+     {true, "f32", "", "eager", "foreach", false, false, false, true}},
     // DeepSpeed ZeRO-0 with bf16: its optimizer keeps an f32 gradient for
     // every weight, into which each backward pass accumulates; the model is
     // Hugging Face's, so its RMSNorm is eager; its FusedAdam.
-    {"deepspeed-zero0", {true, "f32", "f32", "eager", "fused"}},
+    {"deepspeed-zero0",
+     {true, "f32", "f32", "eager", "fused", false, false, false, true}},
     // Megatron-LM: the f32 main_grad buffer, the loss on f32 logits, fused
     // (Apex or Transformer Engine) RMSNorm, Apex's FusedAdam.
     {"megatron", {true, "f32", "f32", "fused", "fused"}},
@@ -111,6 +120,19 @@ inline std::string stackModelMismatch(llvm::StringRef name,
   return ("--stack " + name + " runs the LLaMA family's models here, not " +
           model.name)
       .str();
+}
+
+/// Whether Hugging Face's SDPA attention runs PyTorch's math kernel, which
+/// materialises the scores and probabilities as `--attention unfused`
+/// does: with grouped key/value heads it asks SDPA for grouped-query
+/// attention (enable_gqa), which among PyTorch's fused kernels only
+/// FlashAttention takes, and FlashAttention takes no f32. Measured with
+/// PyTorch 2.11 on an H200: TinyLlama's f32 step peaks at the same byte
+/// with SDPA as with eager attention, and fails ("No available kernel")
+/// when the math kernel is disabled.
+inline bool huggingFaceSdpaIsUnfused(const ModelConfig &model,
+                                     llvm::StringRef activationType) {
+  return activationType == "f32" && model.kvHeads < model.heads;
 }
 
 /// The names of the generator's choices, one table each, for every tool

@@ -41,8 +41,10 @@ int64_t memplan::gen::typicalCudaContextBytes(int capability) {
   // PyTorch maintainer puts the context at "~300MB", against more than
   // 1000 MB when every kernel was loaded at start-up (pytorch/pytorch#107667,
   // 2023). That is the one published figure memplan has found, so every
-  // generation gets it for now; a measurement per GPU generation is owed
-  // (docs/memory-model.md) and --cuda-context overrides it.
+  // generation gets it for now, and --cuda-context overrides it. Measured
+  // on an H200 with PyTorch 2.11 and CUDA 13.0 (docs/fit.md) it was 693 MiB
+  // once cuBLAS and SDPA had run; making the default follow that per
+  // generation is a change of its own (it reorders pinned fit tables).
   (void)capability;
   constexpr int64_t kMiB = 1024 * 1024;
   return 300 * kMiB;

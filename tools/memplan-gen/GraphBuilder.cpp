@@ -613,9 +613,10 @@ Value GraphBuilder::attention(Value query, Value key, Value value,
     if (k[1] != q[1])
       scratch += 2 * q[0] * q[1] * k[2] * k[3] *
                  (typeOf(key).getElementTypeBitWidth() / 8);
-    // It reads v, or what a view v is keeps (keepAsViewOf).
-    SmallVector<Value> kept = {dy, query, key};
-    llvm::append_range(kept, keptFor(value));
+    // It reads q, k and v, or what each is a view of (keepAsViewOf).
+    SmallVector<Value> kept = {dy};
+    for (Value input : {query, key, value})
+      llvm::append_range(kept, keptFor(input));
     kept.push_back(result);
     SmallVector<Value> grads =
         generic("attention_backward", kept,

@@ -169,7 +169,9 @@ public:
   /// step that keeps `view` keeps `storage` instead, so all of it stays
   /// alive as long as the view does. LitGPT's value heads are a view of its
   /// fused QKV projection's output, and the attention's backward keeps the
-  /// whole output through them. Asked by the attention's backward.
+  /// whole output through them; so does Hugging Face's GPT-2 through its
+  /// query heads when it fills a KV cache in training. Asked by the
+  /// attention's backward.
   void keepAsViewOf(mlir::Value view, llvm::ArrayRef<mlir::Value> storage);
 
   /// Records backward steps from now on, on a new tape (the forward pass of

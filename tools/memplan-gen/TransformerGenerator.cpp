@@ -441,6 +441,12 @@ Value TransformerGenerator::gpt2(Value received) {
     Value v = g.reshape(parts[2], {b, nh, s, hd});
     if (o.mode == Mode::Decode)
       std::tie(k, v) = cache(k, v, p, l);
+    if (o.trainingKvCache && o.mode == Mode::Train &&
+        o.checkpointing == Checkpointing::None)
+      // Hugging Face's cache concatenates k and v into tensors of its own,
+      // the ones its attention keeps (the split copies here); q stays a
+      // view of c_attn's output, so the backward keeps all of that too.
+      g.keepAsViewOf(q, {qkv});
     Value a = g.reshape(attend(q, k, v, /*causal=*/true), {b, s, nh * hd});
     x = g.add(x, dropout(apply(
                      linear(nh * hd, h, p + ".attn.c_proj", true, LoraOutput),

@@ -211,6 +211,15 @@ struct GeneratorOptions {
   /// LitGPT copies k and v out to every query head first (expand +
   /// reshape), and the attention keeps those copies.
   bool fusedQkv = false;
+  /// Train, GPT-2, no checkpointing: the KV cache Hugging Face's model
+  /// fills in training too (use_cache=True, its config's default; it is
+  /// turned off under gradient checkpointing). The cache's update
+  /// concatenates k and v into tensors of its own, and the attention's
+  /// backward keeps those; q stays a view of the fused c_attn output,
+  /// which so stays whole: 3 + 2 sbh per layer kept where the split heads
+  /// alone are 3. (The LLaMA family's k and v are copies either way, and
+  /// BERT has no cache.)
+  bool trainingKvCache = false;
   /// The LLaMA family's RMSNorm as eager PyTorch code runs it (Hugging
   /// Face's LlamaRMSNorm, LitGPT): the input upcast to f32 and that copy
   /// kept for the backward pass, instead of one fused kernel keeping the

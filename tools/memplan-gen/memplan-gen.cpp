@@ -128,6 +128,14 @@ static llvm::cl::opt<bool> fusedQkv(
                    "keeps all of it, not v alone), or, with grouped "
                    "key/value heads, copied out to every query head"),
     llvm::cl::cat(toolOptions));
+static llvm::cl::opt<bool> trainingKvCache(
+    "train-kv-cache",
+    llvm::cl::desc("Train, GPT-2: the KV cache Hugging Face's model fills in "
+                   "training (use_cache=True, its default; off under "
+                   "checkpointing): the attention keeps copies of k and v "
+                   "and, through q, all of c_attn's output (default: on "
+                   "with --stack hf-trainer and deepspeed-zero0)"),
+    llvm::cl::cat(toolOptions));
 static llvm::cl::opt<bool>
     qlora("qlora",
           llvm::cl::desc("Train, with --lora-rank: QLoRA's base, every layer's "
@@ -353,6 +361,20 @@ int main(int argc, char **argv) {
     return fail(mismatch);
   if (trainStack && !fusedQkv.getNumOccurrences())
     fusedQkv = stack->fusedQkv;
+  // Hugging Face's models in a stack that runs them as written.
+  if (trainStack && stack->huggingFaceModel) {
+    if (!trainingKvCache.getNumOccurrences())
+      trainingKvCache = options.model.family == Family::Gpt2;
+    if (!attentionKind.getNumOccurrences() &&
+        huggingFaceSdpaIsUnfused(options.model, activationDtype))
+      attentionKind = "unfused";
+  }
+  if (trainingKvCache.getNumOccurrences() && trainingKvCache &&
+      options.model.family != Family::Gpt2)
+    return fail("--train-kv-cache models what GPT-2's fused c_attn keeps "
+                "beside Hugging Face's KV cache; " +
+                options.model.name +
+                "'s k and v are copies with or without it");
   if (trainStack && !loraDropoutShared.getNumOccurrences() && loraDropout > 0)
     loraDropoutShared = stack->loraDropoutShared;
   std::optional<Mode> mode = parseChoice<Mode>("mode", modeName, kModes, error);
@@ -384,6 +406,10 @@ int main(int argc, char **argv) {
   if (trainStack && *mode != Mode::Train)
     return fail("--stack sets how a training step runs; it needs --mode "
                 "train");
+  if (trainingKvCache.getNumOccurrences() && trainingKvCache &&
+      *mode != Mode::Train)
+    return fail("--train-kv-cache models the cache a training step fills; it "
+                "needs --mode train");
   options.mode = *mode;
   options.unfusedAttention = *unfused;
   options.checkpointing = *checkpointing;
@@ -407,6 +433,7 @@ int main(int argc, char **argv) {
   options.loraDropout = loraDropout;
   options.loraDropoutShared = loraDropoutShared;
   options.fusedQkv = fusedQkv;
+  options.trainingKvCache = trainingKvCache;
   options.doubleQuant = doubleQuant;
   if (!loraTargets.empty()) {
     options.loraTargets = 0;
@@ -542,6 +569,8 @@ int main(int argc, char **argv) {
   }
   if (fusedQkv)
     output->os() << " --fused-qkv";
+  if (trainingKvCache && checkpointingKind == "none")
+    output->os() << " --train-kv-cache";
   if (qlora)
     output->os() << " --qlora";
   if (doubleQuant)
