@@ -555,6 +555,7 @@ int main(int argc, char **argv) {
     // Hugging Face's models as a stack runs them (memplan-gen's rules).
     base.trainingKvCache =
         stack->huggingFaceModel && base.model.family == Family::Gpt2;
+    base.eagerGeluNew = stack->huggingFaceModel && base.model.geluNew;
     if (stack->huggingFaceModel && !attentionKind.getNumOccurrences() &&
         huggingFaceSdpaIsUnfused(base.model, activationDtype))
       base.unfusedAttention = true;

@@ -77,9 +77,10 @@ struct StackPreset {
   /// The stack runs Hugging Face's model code as it is written, which
   /// decides two things measured on a GPU (docs/memory-model.md, "The GPU
   /// check"): its models keep a KV cache in training (use_cache=True, the
-  /// configs' default; GeneratorOptions::trainingKvCache), and its SDPA
+  /// configs' default; GeneratorOptions::trainingKvCache), its SDPA
   /// call passes grouped key/value heads as they are (enable_gqa), which
-  /// only the math kernel takes in f32 (huggingFaceSdpaIsUnfused).
+  /// only the math kernel takes in f32 (huggingFaceSdpaIsUnfused), and its
+  /// gelu_new is eager PyTorch code (GeneratorOptions::eagerGeluNew).
   bool huggingFaceModel = false;
 };
 

@@ -406,6 +406,14 @@ Value GraphBuilder::tanh(Value input) {
   return result;
 }
 
+Value GraphBuilder::cube(Value input) {
+  Value result =
+      generic("pow3", {input}, {input.getType()}, {ResultRole::Activation})
+          .front();
+  recordUnaryBackward(input, result, input, "pow3_backward");
+  return result;
+}
+
 Value GraphBuilder::repeatHeads(Value heads, int64_t times) {
   RankedTensorType type = typeOf(heads);
   SmallVector<int64_t> shape(type.getShape());

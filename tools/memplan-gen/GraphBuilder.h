@@ -72,6 +72,9 @@ public:
   mlir::Value silu(mlir::Value input);
   /// tanh as a generic op (BERT's pooler); its backward reads the output.
   mlir::Value tanh(mlir::Value input);
+  /// input^3 as a generic op (torch.pow(x, 3.0)); its backward reads the
+  /// input.
+  mlir::Value cube(mlir::Value input);
   /// `heads` [B, kvHeads, S, D] with each head repeated `times` times side
   /// by side, [B, kvHeads x times, S, D] (head h of the result is head
   /// h / times of the input): a new tensor, as PyTorch's expand + reshape

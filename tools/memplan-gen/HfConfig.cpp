@@ -249,9 +249,11 @@ public:
         .str();
   }
 
-  /// The MLP activation named by `key`: GELU in any of its forms, or SiLU.
-  Activation activation(StringRef key, StringRef fallback) {
+  /// The MLP activation named by `key`: GELU in any of its forms, or SiLU;
+  /// `geluNew` says whether it is Hugging Face's gelu_new.
+  Activation activation(StringRef key, StringRef fallback, bool &geluNew) {
     std::string name = string(key, fallback);
+    geluNew = name == "gelu_new";
     if (name == "silu" || name == "swish")
       return Activation::Silu;
     if (!StringRef(name).starts_with("gelu"))
@@ -436,7 +438,7 @@ void readDecoder(ConfigReader &r, const DecoderDefaults &d, ModelConfig &m) {
   m.maxPositions = r.dimension("max_position_embeddings", d.maxPositions);
   m.normEpsilon = r.positiveNumber("rms_norm_eps", 1e-6);
   m.tiedEmbeddings = r.flag("tie_word_embeddings", d.tiedEmbeddings);
-  m.activation = r.activation(d.activationKey, d.activation);
+  m.activation = r.activation(d.activationKey, d.activation, m.geluNew);
   m.dropout = r.probability("attention_dropout", 0.0);
   m.qkvBias = d.qkvBias;
   m.scaledEmbeddings = d.scaledEmbeddings;
@@ -497,7 +499,7 @@ void readGpt2(ConfigReader &r, ModelConfig &m) {
   m.maxPositions = r.dimension("n_positions");
   m.ffn = r.dimension("n_inner", 4 * m.hidden);
   m.normEpsilon = r.positiveNumber("layer_norm_epsilon", 1e-5);
-  m.activation = r.activation("activation_function", "gelu_new");
+  m.activation = r.activation("activation_function", "gelu_new", m.geluNew);
   m.dropout = r.probability("resid_pdrop", 0.1);
 }
 
@@ -511,7 +513,7 @@ void readBert(ConfigReader &r, ModelConfig &m) {
   m.maxPositions = r.dimension("max_position_embeddings");
   m.typeVocab = r.dimension("type_vocab_size", int64_t(2));
   m.normEpsilon = r.positiveNumber("layer_norm_eps", 1e-12);
-  m.activation = r.activation("hidden_act", "gelu");
+  m.activation = r.activation("hidden_act", "gelu", m.geluNew);
   m.dropout = r.probability("hidden_dropout_prob", 0.1);
   std::string positions = r.string("position_embedding_type", "absolute");
   if (positions != "absolute")

@@ -32,6 +32,8 @@ static ModelConfig shape(const char *name, Family family, int64_t layers,
   m.maxPositions = maxPositions;
   m.normEpsilon = normEpsilon;
   m.activation = activation;
+  // Hugging Face's GPT-2 configs name gelu_new.
+  m.geluNew = family == Family::Gpt2;
   return m;
 }
 

@@ -88,6 +88,10 @@ struct ModelConfig {
     return layer >= 0 && size_t(layer) < slidingLayers.size() &&
            slidingLayers[size_t(layer)];
   }
+  /// The GELU is Hugging Face's gelu_new (NewGELUActivation: the tanh
+  /// approximation written as eager PyTorch ops), as GPT-2's configs name
+  /// it; GeneratorOptions::eagerGeluNew builds it op by op.
+  bool geluNew = false;
   /// BERT: rows of the token-type embedding.
   int64_t typeVocab = 2;
 

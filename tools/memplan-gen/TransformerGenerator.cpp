@@ -281,7 +281,26 @@ private:
 
   /// The MLP's activation of `x`.
   Value activation(Value x) {
-    return m.activation == Activation::Silu ? g.silu(x) : g.gelu(x);
+    if (m.activation == Activation::Silu)
+      return g.silu(x);
+    if (m.geluNew && o.eagerGeluNew)
+      return eagerGeluNew(x);
+    return g.gelu(x);
+  }
+
+  /// Hugging Face's NewGELUActivation as eager PyTorch evaluates it,
+  /// `0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 *
+  /// torch.pow(x, 3.0))))`, op by op and in that order; its Python scalars
+  /// are one-element inputs here (4 bytes each). Autograd keeps x (for the
+  /// pow), the tanh's result, and both operands of the last product.
+  Value eagerGeluNew(Value x) {
+    auto scalar = [&](const std::string &name) {
+      return arg({1}, act, ArgumentRole::Input, "gelu_new." + name);
+    };
+    Value half = g.mul(x, scalar("half"));
+    Value inner = g.add(x, g.mul(g.cube(x), scalar("cubic")));
+    Value tanh = g.tanh(g.mul(inner, scalar("sqrt_2_over_pi")));
+    return g.mul(half, g.add(tanh, scalar("one")));
   }
 
   /// The LLaMA family's RMSNorm of `x` with the weight named `name`: one

@@ -220,6 +220,13 @@ struct GeneratorOptions {
   /// alone are 3. (The LLaMA family's k and v are copies either way, and
   /// BERT has no cache.)
   bool trainingKvCache = false;
+  /// A model whose GELU is gelu_new (ModelConfig::geluNew) computes it as
+  /// Hugging Face's NewGELUActivation does in eager PyTorch,
+  /// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), op by op: the
+  /// backward keeps x, the tanh, 1 + tanh and 0.5 x (three tensors of x's
+  /// size more than one GELU op keeps), and the forward makes each
+  /// intermediate. Otherwise one GELU op, as gelu_pytorch_tanh runs.
+  bool eagerGeluNew = false;
   /// The LLaMA family's RMSNorm as eager PyTorch code runs it (Hugging
   /// Face's LlamaRMSNorm, LitGPT): the input upcast to f32 and that copy
   /// kept for the backward pass, instead of one fused kernel keeping the

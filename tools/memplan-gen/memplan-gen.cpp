@@ -136,6 +136,14 @@ static llvm::cl::opt<bool> trainingKvCache(
                    "and, through q, all of c_attn's output (default: on "
                    "with --stack hf-trainer and deepspeed-zero0)"),
     llvm::cl::cat(toolOptions));
+static llvm::cl::opt<bool> eagerGelu(
+    "eager-gelu",
+    llvm::cl::desc("A model whose GELU is gelu_new (GPT-2): computed op by op "
+                   "as Hugging Face's eager code does, which keeps three "
+                   "more tensors of the MLP's width per layer for the "
+                   "backward pass (default: on with --stack hf-trainer and "
+                   "deepspeed-zero0)"),
+    llvm::cl::cat(toolOptions));
 static llvm::cl::opt<bool>
     qlora("qlora",
           llvm::cl::desc("Train, with --lora-rank: QLoRA's base, every layer's "
@@ -365,10 +373,16 @@ int main(int argc, char **argv) {
   if (trainStack && stack->huggingFaceModel) {
     if (!trainingKvCache.getNumOccurrences())
       trainingKvCache = options.model.family == Family::Gpt2;
+    if (!eagerGelu.getNumOccurrences())
+      eagerGelu = options.model.geluNew;
     if (!attentionKind.getNumOccurrences() &&
         huggingFaceSdpaIsUnfused(options.model, activationDtype))
       attentionKind = "unfused";
   }
+  if (eagerGelu.getNumOccurrences() && eagerGelu && !options.model.geluNew)
+    return fail("--eager-gelu computes gelu_new as Hugging Face's eager code "
+                "does; " +
+                options.model.name + "'s activation is not gelu_new");
   if (trainingKvCache.getNumOccurrences() && trainingKvCache &&
       options.model.family != Family::Gpt2)
     return fail("--train-kv-cache models what GPT-2's fused c_attn keeps "
@@ -434,6 +448,7 @@ int main(int argc, char **argv) {
   options.loraDropoutShared = loraDropoutShared;
   options.fusedQkv = fusedQkv;
   options.trainingKvCache = trainingKvCache;
+  options.eagerGeluNew = eagerGelu;
   options.doubleQuant = doubleQuant;
   if (!loraTargets.empty()) {
     options.loraTargets = 0;
@@ -571,6 +586,8 @@ int main(int argc, char **argv) {
     output->os() << " --fused-qkv";
   if (trainingKvCache && checkpointingKind == "none")
     output->os() << " --train-kv-cache";
+  if (eagerGelu)
+    output->os() << " --eager-gelu";
   if (qlora)
     output->os() << " --qlora";
   if (doubleQuant)
