@@ -372,8 +372,9 @@ Value GraphBuilder::mul(Value lhs, Value rhs) {
 }
 
 void GraphBuilder::recordUnaryBackward(Value input, Value result, Value saved,
-                                       StringRef backward) {
-  record([=] {
+                                       StringRef backwardName) {
+  // Run later, when the backward pass is built: keep the name's own copy.
+  record([=, backward = backwardName.str()] {
     Value dy = gradientOf(result);
     if (!dy || !needsGradient(input))
       return;
@@ -398,20 +399,22 @@ Value GraphBuilder::silu(Value input) {
   return result;
 }
 
-Value GraphBuilder::tanh(Value input) {
+Value GraphBuilder::unaryGeneric(StringRef name, Value input,
+                                 bool backwardReadsResult) {
   Value result =
-      generic("tanh", {input}, {input.getType()}, {ResultRole::Activation})
+      generic(name, {input}, {input.getType()}, {ResultRole::Activation})
           .front();
-  recordUnaryBackward(input, result, result, "tanh_backward");
+  recordUnaryBackward(input, result, backwardReadsResult ? result : input,
+                      (name + "_backward").str());
   return result;
 }
 
+Value GraphBuilder::tanh(Value input) {
+  return unaryGeneric("tanh", input, /*backwardReadsResult=*/true);
+}
+
 Value GraphBuilder::cube(Value input) {
-  Value result =
-      generic("pow3", {input}, {input.getType()}, {ResultRole::Activation})
-          .front();
-  recordUnaryBackward(input, result, input, "pow3_backward");
-  return result;
+  return unaryGeneric("pow3", input, /*backwardReadsResult=*/false);
 }
 
 Value GraphBuilder::repeatHeads(Value heads, int64_t times) {

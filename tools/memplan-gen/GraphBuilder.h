@@ -75,6 +75,10 @@ public:
   /// input^3 as a generic op (torch.pow(x, 3.0)); its backward reads the
   /// input.
   mlir::Value cube(mlir::Value input);
+  /// The elementwise generic op `name` of `input`, whose backward op
+  /// (`name`_backward) reads the result or the input.
+  mlir::Value unaryGeneric(llvm::StringRef name, mlir::Value input,
+                           bool backwardReadsResult);
   /// `heads` [B, kvHeads, S, D] with each head repeated `times` times side
   /// by side, [B, kvHeads x times, S, D] (head h of the result is head
   /// h / times of the input): a new tensor, as PyTorch's expand + reshape
@@ -314,7 +318,7 @@ private:
   /// (the input of GELU and SiLU, the output of softmax, dropout's mask);
   /// null: nothing, the backward reads `dy` alone (a slice, a copy).
   void recordUnaryBackward(mlir::Value input, mlir::Value result,
-                           mlir::Value saved, llvm::StringRef backward);
+                           mlir::Value saved, llvm::StringRef backwardName);
 
   mlir::MLIRContext *context;
   mlir::OwningOpRef<mlir::ModuleOp> module;
