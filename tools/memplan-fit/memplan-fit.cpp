@@ -162,7 +162,8 @@ static llvm::cl::opt<std::string> gpuName(
 static llvm::cl::opt<int64_t> cudaContext(
     "cuda-context",
     llvm::cl::desc("Bytes the CUDA context takes (default: memplan's figure "
-                   "for --gpu, 300 MiB; 0: leave it out)"),
+                   "for --gpu, 692.81 MiB measured on sm_90, 300 MiB "
+                   "elsewhere; 0: leave it out)"),
     llvm::cl::init(-1), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string> fitOn(
     "fit-on",

@@ -36,16 +36,17 @@ int64_t memplan::gen::recommendedCublasWorkspace(int capability) {
 }
 
 int64_t memplan::gen::typicalCudaContextBytes(int capability) {
-  // With lazy module loading (CUDA 11.7 and later; the default on Linux
-  // since CUDA 12.2) only the kernels a process runs are loaded, and a
-  // PyTorch maintainer puts the context at "~300MB", against more than
-  // 1000 MB when every kernel was loaded at start-up (pytorch/pytorch#107667,
-  // 2023). That is the one published figure memplan has found, so every
-  // generation gets it for now, and --cuda-context overrides it. Measured
-  // on an H200 with PyTorch 2.11 and CUDA 13.0 (docs/fit.md) it was 693 MiB
-  // once cuBLAS and SDPA had run; making the default follow that per
-  // generation is a change of its own (it reorders pinned fit tables).
-  (void)capability;
+  // Hopper (sm_90: H100, H200), measured on an H200 on 2026-11-27 with
+  // PyTorch 2.11 and CUDA 13.0 (scripts/gpu/cuda-context.py, docs/fit.md):
+  // the device memory a PyTorch process holds outside its caching allocator
+  // once a cuBLAS matmul and a fused attention have run, 692.8 MiB.
+  if (capability >= 90 && capability < 100)
+    return 726466560;
+  // Other generations are not measured yet. With lazy module loading (CUDA
+  // 11.7 and later; the default on Linux since CUDA 12.2) only the kernels a
+  // process runs are loaded, and a PyTorch maintainer puts the context at
+  // "~300MB", against more than 1000 MB when every kernel was loaded at
+  // start-up (pytorch/pytorch#107667, 2023). --cuda-context overrides both.
   constexpr int64_t kMiB = 1024 * 1024;
   return 300 * kMiB;
 }

@@ -24,10 +24,11 @@ std::optional<int> parseComputeCapability(llvm::StringRef gpu);
 /// `capability` (major * 10 + minor).
 int64_t recommendedCublasWorkspace(int capability);
 
-/// The device memory a CUDA context takes in a PyTorch process on a GPU of
-/// compute capability `capability` before its first tensor: kernels, the
-/// driver's own buffers, the context's stacks. Not part of any plan: a
-/// runtime overhead that tools report on a line of its own.
+/// The device memory a PyTorch process holds outside its caching allocator
+/// on a GPU of compute capability `capability` once a step's libraries have
+/// run: the CUDA context (kernels, the driver's own buffers, the context's
+/// stacks) and cuBLAS's and the attention kernels' modules. Not part of any
+/// plan: a runtime overhead that tools report on a line of its own.
 int64_t typicalCudaContextBytes(int capability);
 
 } // namespace memplan::gen
