@@ -4,14 +4,15 @@
 #   0. the CUDA context and the libraries' memory (cuda-context.py);
 #   1. the generated CUDA: gpu-check.sh's `run` stage over the binaries built
 #      by prepare-device-check.sh, alone on the GPU (its memory table reads
-#      the device's free memory, which another process would disturb);
+#      the device's free memory, which another process would disturb), and
+#      PyTorch eager timed on the same shapes (eager-timing.py);
 #   2. the training steps of training-cases.txt in PyTorch, a process each,
 #      TRAINING_JOBS at a time (default 3; each reads its own allocator).
 # CASES (a regular expression) runs only the cases whose names match it, and
 # CODEGEN=0 leaves out step 1.
 # Writes at most eight files into $OUT (default ./gpu-check-out): machine.txt,
-# cuda-context.json, codegen.log, codegen-runs.log, training.jsonl,
-# training-errors.log, summary.txt.
+# cuda-context.json, codegen.log, codegen-runs.log, eager-timing.jsonl,
+# training.jsonl, training-errors.log, summary.txt.
 set -u
 shopt -s nullglob
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -50,6 +51,10 @@ for log in "$work"/*.log; do
   echo "== $(basename "$log")"
   cat "$log"
 done > "$out/codegen-runs.log" 2>&1
+# PyTorch eager on the examples' shapes, alone on the GPU too.
+timeout 300 python3 scripts/gpu/eager-timing.py 20 > "$out/eager-timing.jsonl" \
+  2>> "$out/training-errors.log"
+echo "eager timing: exit $?" >> "$out/summary.txt"
 }
 
 start=$SECONDS
@@ -63,7 +68,7 @@ cat "$tmp"/*.json > "$out/training.jsonl" 2>/dev/null
 for err in "$tmp"/*.err; do
   echo "== $(basename "$err")"
   tail -40 "$err"
-done > "$out/training-errors.log"
+done >> "$out/training-errors.log"
 [[ ! -e $tmp/status ]] || sort "$tmp/status" >> "$out/summary.txt"
 echo "training cases: $((SECONDS - start)) s" >> "$out/summary.txt"
 cat "$out/summary.txt"

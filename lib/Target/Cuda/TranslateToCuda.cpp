@@ -606,7 +606,8 @@ LogicalResult FunctionEmitter::emitOp(Operation &op) {
 
 LogicalResult FunctionEmitter::emitMain() {
   os << "// ---- main: a deterministic run of @" << symbol << " ----\n\n";
-  os << "#include <cstdio>\n#include <vector>\n\n";
+  os << "#include <chrono>\n#include <cstdio>\n#include <cstdlib>\n"
+        "#include <vector>\n\n";
   os << "#define MEMPLAN_MAIN_CHECK(call, what)                                "
         " \\\n"
         "  do {                                                                "
@@ -727,6 +728,23 @@ LogicalResult FunctionEmitter::emitMain() {
        << index << "\\n\");\n      return 1;\n    }\n  }\n";
   }
   os << "  if (dump)\n    fclose(dump);\n";
+  // MEMPLAN_TIMED_RUNS=N: the step N more times after the checked one, its
+  // mean wall time (each run queued back to back, one synchronisation at the
+  // end), to compare with another implementation of the same step.
+  os << "  if (const char *timed = getenv(\"MEMPLAN_TIMED_RUNS\")) {\n"
+        "    int runs = atoi(timed);\n"
+        "    auto start = std::chrono::steady_clock::now();\n"
+        "    for (int i = 0; i < runs; ++i)\n"
+        "      MEMPLAN_MAIN_CHECK("
+     << name << "_run(" << callArgs << "), \"@" << symbol
+     << "\");\n"
+        "    MEMPLAN_MAIN_CHECK(mprt_synchronize(ctx), \"synchronize\");\n"
+        "    double ms = std::chrono::duration<double, std::milli>(\n"
+        "                    std::chrono::steady_clock::now() - start)\n"
+        "                    .count();\n"
+        "    if (runs > 0)\n"
+        "      printf(\"timed runs: %d, %.3f ms each\\n\", runs, ms / runs);\n"
+        "  }\n";
   os << "  " << name << "_arena_destroy(arena);\n";
   os << "  for (void *buffer : buffers)\n    cudaFree(buffer);\n";
   os << "  mprt_destroy(ctx);\n  return 0;\n}\n";
