@@ -62,9 +62,15 @@ def breakdown(snapshot, base):
         size, count = groups.get(key, (0, 0))
         groups[key] = (size + e["size"], count + 1)
     rows = sorted(groups.items(), key=lambda kv: -kv[1][0])
+    # The step's allocator events in order, for checking memplan's model of
+    # the caching allocator (CachingAllocatorModel) against PyTorch's own
+    # segments offline: [action, address, bytes].
+    kept = ("alloc", free_action, "segment_alloc", "segment_free")
     return {"peak": peak, "before_the_step": base,
             "groups": [{"bytes": b, "count": c, "where": k}
-                       for k, (b, c) in rows[:40]]}
+                       for k, (b, c) in rows[:40]],
+            "events": [[e["action"], e["addr"], e["size"]] for e in events
+                       if e["action"] in kept]}
 
 
 def main():
@@ -197,6 +203,10 @@ def main():
         record = {"step": step, "allocated_at_start": start}
         tracing = a.breakdown and step == 1
         if tracing:
+            # The segments the step starts with: [address, bytes, in use].
+            result["segments_before_the_step"] = [
+                [g["address"], g["total_size"], g["allocated_size"]]
+                for g in torch.cuda.memory._snapshot()["segments"]]
             torch.cuda.memory._record_memory_history(
                 enabled="all", context="alloc", stacks="python",
                 max_entries=2000000)
