@@ -299,9 +299,9 @@ Value GraphBuilder::matmul(Value lhs, Value rhs, bool transposeRhs) {
     // not kept for it).
     SmallVector<Value> operands = {dy};
     if (rhsGrad)
-      operands.push_back(savedForBackward(lhs, dy));
+      llvm::append_range(operands, keptFor(savedForBackward(lhs, dy)));
     if (lhsGrad)
-      operands.push_back(rhs);
+      llvm::append_range(operands, keptFor(rhs));
     SmallVector<Value> grads = matmulBackward(
         operands, types, roles,
         llvm::cast<RecomputableOpInterface>(result.getDefiningOp())

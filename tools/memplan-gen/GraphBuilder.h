@@ -180,6 +180,9 @@ public:
   /// query heads when it fills a KV cache in training. Asked by the
   /// attention's backward.
   void keepAsViewOf(mlir::Value view, llvm::ArrayRef<mlir::Value> storage);
+  /// What a backward step keeps for the forward value `saved`: `saved`, or
+  /// the storage `keepAsViewOf` gave for it.
+  llvm::SmallVector<mlir::Value> keptFor(mlir::Value saved) const;
 
   /// Records backward steps from now on, on a new tape (the forward pass of
   /// one micro-batch); returns its number for `backward`. Tapes recorded
@@ -300,9 +303,6 @@ private:
   /// the incoming gradient.
   mlir::Value collective(Transfer forward, Transfer backward, mlir::Value input,
                          mlir::RankedTensorType resultType, int64_t ranks);
-  /// What a backward step keeps for the forward value `saved`: `saved`, or
-  /// the storage `keepAsViewOf` gave for it.
-  llvm::SmallVector<mlir::Value> keptFor(mlir::Value saved) const;
   llvm::DenseMap<mlir::Value, llvm::SmallVector<mlir::Value, 3>> viewStorage;
   /// What a backward step reads for the forward value `saved`: `saved`,
   /// or a sequence-parallel gather made again just before, once `after`

@@ -399,6 +399,11 @@ Value TransformerGenerator::attend(Value q, Value k, Value v, bool causal) {
     nkv = nh;
   }
   Value q5 = g.reshape(q, {b, nkv, nh / nkv, sq, hd});
+  // A query that is a view of more (GPT-2's beside a training KV cache) is
+  // kept by the scores' product as that storage.
+  if (SmallVector<Value> storage = g.keptFor(q);
+      storage.size() != 1 || storage.front() != q)
+    g.keepAsViewOf(q5, storage);
   Value k5 = g.reshape(k, {b, nkv, 1, skv, hd});
   Value v5 = g.reshape(v, {b, nkv, 1, skv, hd});
   Value scores = g.mul(g.matmul(q5, k5, /*transposeRhs=*/true), attentionScale);
