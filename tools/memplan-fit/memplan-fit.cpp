@@ -549,6 +549,7 @@ int main(int argc, char **argv) {
   if (train) {
     base.optimizer = *optimizer;
     base.optimizerImpl = *optimizerImpl;
+    base.optimizerImplFromStack = !optimizerImplKind.getNumOccurrences();
     base.loss = stack->loss == "f32" ? Loss::F32 : Loss::Fused;
     base.eagerRmsNorm = *eagerRmsNorm;
     base.fusedQkv =

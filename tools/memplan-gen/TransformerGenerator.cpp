@@ -1116,6 +1116,8 @@ int64_t defaultSequenceLength(const ModelConfig &model) {
 OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
                                           GeneratorOptions options,
                                           std::string &error) {
+  if (options.optimizerImplFromStack && options.dataParallel.zeroStage > 0)
+    options.optimizerImpl = OptimizerImpl::Fused;
   const ModelConfig &model = options.model;
   // NF4 (bitsandbytes' 4-bit inference) quantizes the layers' linear
   // weights; the others keep the activation type, as with int8/int4.

@@ -184,6 +184,11 @@ struct GeneratorOptions {
   int64_t numLabels = 2; ///< the classifier's outputs
   Optimizer optimizer = Optimizer::AdamW;
   OptimizerImpl optimizerImpl = OptimizerImpl::Fused;
+  /// optimizerImpl is a --stack preset's, which describes the stack's step
+  /// without ZeRO: with ZeRO or FSDP (dataParallel.zeroStage above 0) the
+  /// stack runs the sharded fused step instead (DeepSpeed's optimizer under
+  /// the Hugging Face Trainer, say), as an explicit choice may not.
+  bool optimizerImplFromStack = false;
   /// Train: micro-batches per optimizer step. With more than one, gradients
   /// accumulate in `gradientBuffer` (which must not be None); the graph is
   /// the last micro-batch, the one that runs the optimizer (earlier ones run

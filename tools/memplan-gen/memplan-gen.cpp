@@ -355,8 +355,10 @@ int main(int argc, char **argv) {
     lossKind = stack->loss.str();
   if (trainStack && !rmsNormKind.getNumOccurrences())
     rmsNormKind = stack->rmsNorm.str();
+  // A preset's AdamW is its step without ZeRO; with ZeRO or FSDP the stack
+  // runs the sharded fused step (GeneratorOptions::optimizerImplFromStack).
   if (trainStack && !optimizerImplKind.getNumOccurrences() &&
-      optimizerKind == "adamw")
+      optimizerKind == "adamw" && zeroStage == 0 && !fsdp)
     optimizerImplKind = stack->optimizerImpl.str();
   if (!gradBufferKind.getNumOccurrences())
     gradBufferKind = !stack->gradBuffer.empty() ? stack->gradBuffer.str()
