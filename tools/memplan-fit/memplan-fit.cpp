@@ -554,13 +554,8 @@ int main(int argc, char **argv) {
     base.eagerRmsNorm = *eagerRmsNorm;
     base.fusedQkv =
         fusedQkv.getNumOccurrences() ? bool(fusedQkv) : stack->fusedQkv;
-    // Hugging Face's models as a stack runs them (memplan-gen's rules).
-    base.trainingKvCache =
-        stack->huggingFaceModel && base.model.family == Family::Gpt2;
-    base.eagerGeluNew = stack->huggingFaceModel && base.model.geluNew;
-    if (stack->huggingFaceModel && !attentionKind.getNumOccurrences() &&
-        huggingFaceSdpaIsUnfused(base.model, activationDtype))
-      base.unfusedAttention = true;
+    if (stack->huggingFaceModel)
+      applyHuggingFaceModel(base, attentionKind.getNumOccurrences() > 0);
     base.dropout = stack->modelDropout ? base.model.trainingDropout() : 0.0;
     base.gradientBuffer =
         stack->gradBuffer == "f32" ? GradientBuffer::F32 : GradientBuffer::None;

@@ -77,10 +77,9 @@ struct StackPreset {
   /// The stack runs Hugging Face's model code as it is written, which
   /// decides two things measured on a GPU (docs/memory-model.md, "The GPU
   /// check"): its models keep a KV cache in training (use_cache=True, the
-  /// configs' default; GeneratorOptions::trainingKvCache), its SDPA
-  /// call passes grouped key/value heads as they are (enable_gqa), which
-  /// only the math kernel takes in f32 (huggingFaceSdpaIsUnfused), and its
-  /// gelu_new is eager PyTorch code (GeneratorOptions::eagerGeluNew).
+  /// configs' default), its SDPA call passes grouped key/value heads as
+  /// they are (enable_gqa), which only the math kernel takes in f32, and
+  /// its gelu_new is eager PyTorch code (applyHuggingFaceModel).
   bool huggingFaceModel = false;
 };
 
@@ -123,17 +122,25 @@ inline std::string stackModelMismatch(llvm::StringRef name,
       .str();
 }
 
-/// Whether Hugging Face's SDPA attention runs PyTorch's math kernel, which
-/// materialises the scores and probabilities as `--attention unfused`
-/// does: with grouped key/value heads it asks SDPA for grouped-query
-/// attention (enable_gqa), which among PyTorch's fused kernels only
-/// FlashAttention takes, and FlashAttention takes no f32. Measured with
-/// PyTorch 2.11 on an H200: TinyLlama's f32 step peaks at the same byte
-/// with SDPA as with eager attention, and fails ("No available kernel")
-/// when the math kernel is disabled.
-inline bool huggingFaceSdpaIsUnfused(const ModelConfig &model,
-                                     llvm::StringRef activationType) {
-  return activationType == "f32" && model.kvHeads < model.heads;
+/// What a stack running Hugging Face's model code as written
+/// (StackPreset::huggingFaceModel) does to `options`, for memplan-gen and
+/// memplan-fit alike (measured on a GPU, docs/memory-model.md, "The GPU
+/// check"): GPT-2 fills its KV cache in training (trainingKvCache); a
+/// gelu_new is eager PyTorch code (eagerGeluNew); and, unless the attention
+/// was `attentionGiven`, an f32 step with grouped key/value heads runs
+/// PyTorch's math kernel, which materialises the scores and probabilities
+/// as `--attention unfused` does: transformers asks SDPA for grouped-query
+/// attention (enable_gqa), which among the fused kernels only
+/// FlashAttention takes, and it takes no f32 (TinyLlama's f32 step peaks at
+/// the same byte with SDPA as with eager attention, and fails with "No
+/// available kernel" when the math kernel is disabled).
+inline void applyHuggingFaceModel(GeneratorOptions &options,
+                                  bool attentionGiven) {
+  options.trainingKvCache = options.model.family == Family::Gpt2;
+  options.eagerGeluNew = options.model.geluNew;
+  if (!attentionGiven && options.activationType == "f32" &&
+      options.model.kvHeads < options.model.heads)
+    options.unfusedAttention = true;
 }
 
 /// The names of the generator's choices, one table each, for every tool

@@ -465,8 +465,7 @@ Value TransformerGenerator::gpt2(Value received) {
     Value v = g.reshape(parts[2], {b, nh, s, hd});
     if (o.mode == Mode::Decode)
       std::tie(k, v) = cache(k, v, p, l);
-    if (o.trainingKvCache && o.mode == Mode::Train &&
-        o.checkpointing == Checkpointing::None)
+    if (o.keepsTrainingKvCache())
       // Hugging Face's cache concatenates k and v into tensors of its own,
       // the ones its attention keeps (the split copies here); q stays a
       // view of c_attn's output, so the backward keeps all of that too.
@@ -1116,8 +1115,7 @@ int64_t defaultSequenceLength(const ModelConfig &model) {
 OwningOpRef<ModuleOp> generateTransformer(MLIRContext *context,
                                           GeneratorOptions options,
                                           std::string &error) {
-  if (options.optimizerImplFromStack && options.dataParallel.zeroStage > 0)
-    options.optimizerImpl = OptimizerImpl::Fused;
+  options.optimizerImpl = options.effectiveOptimizerImpl();
   const ModelConfig &model = options.model;
   // NF4 (bitsandbytes' 4-bit inference) quantizes the layers' linear
   // weights; the others keep the activation type, as with int8/int4.

@@ -225,6 +225,20 @@ struct GeneratorOptions {
   /// alone are 3. (The LLaMA family's k and v are copies either way, and
   /// BERT has no cache.)
   bool trainingKvCache = false;
+  /// Whether the step keeps that cache: asked for, in training, without
+  /// checkpointing.
+  bool keepsTrainingKvCache() const {
+    return trainingKvCache && mode == Mode::Train &&
+           checkpointing == Checkpointing::None;
+  }
+  /// The AdamW implementation the step runs: optimizerImpl, except that a
+  /// preset's gives way to the sharded fused step under ZeRO or FSDP
+  /// (optimizerImplFromStack).
+  OptimizerImpl effectiveOptimizerImpl() const {
+    return optimizerImplFromStack && dataParallel.zeroStage > 0
+               ? OptimizerImpl::Fused
+               : optimizerImpl;
+  }
   /// A model whose GELU is gelu_new (ModelConfig::geluNew) computes it as
   /// Hugging Face's NewGELUActivation does in eager PyTorch,
   /// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), op by op: the

@@ -355,10 +355,12 @@ int main(int argc, char **argv) {
     lossKind = stack->loss.str();
   if (trainStack && !rmsNormKind.getNumOccurrences())
     rmsNormKind = stack->rmsNorm.str();
-  // A preset's AdamW is its step without ZeRO; with ZeRO or FSDP the stack
-  // runs the sharded fused step (GeneratorOptions::optimizerImplFromStack).
-  if (trainStack && !optimizerImplKind.getNumOccurrences() &&
-      optimizerKind == "adamw" && zeroStage == 0 && !fsdp)
+  // A preset's AdamW is its step without ZeRO (GeneratorOptions::
+  // effectiveOptimizerImpl).
+  bool optimizerImplFromStack = trainStack &&
+                                !optimizerImplKind.getNumOccurrences() &&
+                                optimizerKind == "adamw";
+  if (optimizerImplFromStack)
     optimizerImplKind = stack->optimizerImpl.str();
   if (!gradBufferKind.getNumOccurrences())
     gradBufferKind = !stack->gradBuffer.empty() ? stack->gradBuffer.str()
@@ -371,16 +373,6 @@ int main(int argc, char **argv) {
     return fail(mismatch);
   if (trainStack && !fusedQkv.getNumOccurrences())
     fusedQkv = stack->fusedQkv;
-  // Hugging Face's models in a stack that runs them as written.
-  if (trainStack && stack->huggingFaceModel) {
-    if (!trainingKvCache.getNumOccurrences())
-      trainingKvCache = options.model.family == Family::Gpt2;
-    if (!eagerGelu.getNumOccurrences())
-      eagerGelu = options.model.geluNew;
-    if (!attentionKind.getNumOccurrences() &&
-        huggingFaceSdpaIsUnfused(options.model, activationDtype))
-      attentionKind = "unfused";
-  }
   if (eagerGelu.getNumOccurrences() && eagerGelu && !options.model.geluNew)
     return fail("--eager-gelu computes gelu_new as Hugging Face's eager code "
                 "does; " +
@@ -436,6 +428,7 @@ int main(int argc, char **argv) {
                 options.model.name + " normalizes with LayerNorm");
   options.optimizer = *optimizer;
   options.optimizerImpl = *optimizerImpl;
+  options.optimizerImplFromStack = optimizerImplFromStack;
   options.bertHead = *head;
   options.numLabels = numLabels;
   options.dropout = dropoutProbability;
@@ -449,8 +442,6 @@ int main(int argc, char **argv) {
   options.loraDropout = loraDropout;
   options.loraDropoutShared = loraDropoutShared;
   options.fusedQkv = fusedQkv;
-  options.trainingKvCache = trainingKvCache;
-  options.eagerGeluNew = eagerGelu;
   options.doubleQuant = doubleQuant;
   if (!loraTargets.empty()) {
     options.loraTargets = 0;
@@ -490,6 +481,13 @@ int main(int argc, char **argv) {
   options.weightType = weightDtype;
   options.quantGroup = quantGroup;
   options.activationType = activationDtype;
+  // Hugging Face's model code as a stack runs it; explicit options win.
+  if (trainStack && stack->huggingFaceModel)
+    applyHuggingFaceModel(options, attentionKind.getNumOccurrences() > 0);
+  if (trainingKvCache.getNumOccurrences())
+    options.trainingKvCache = trainingKvCache;
+  if (eagerGelu.getNumOccurrences())
+    options.eagerGeluNew = eagerGelu;
   if (layers < 0 || batch < 0 || seq < 0 || kvLen < 0)
     return fail("layers, batch, seq and kv-len must be positive");
   std::optional<int> capability = parseComputeCapability(gpuName);
@@ -551,7 +549,7 @@ int main(int argc, char **argv) {
       << (quantGroup ? " --quant-group " + std::to_string(quantGroup)
                      : std::string())
       << " --activation-dtype " << activationDtype << " --attention "
-      << attentionKind
+      << (options.unfusedAttention ? "unfused" : "fused")
       << (checkpointingKind != "none" ? " --checkpointing " + checkpointingKind
                                       : std::string())
       << (checkpointLayers != 1
@@ -564,8 +562,11 @@ int main(int argc, char **argv) {
       << (rmsNormKind != "fused" ? " --rms-norm " + rmsNormKind : std::string())
       << (optimizerKind != "adamw" ? " --optimizer " + optimizerKind
                                    : std::string())
-      << (optimizerImplKind != "fused"
-              ? " --optimizer-impl " + optimizerImplKind
+      << (options.effectiveOptimizerImpl() != OptimizerImpl::Fused
+              ? " --optimizer-impl " +
+                    choiceName<OptimizerImpl>(kOptimizerImpls,
+                                              options.effectiveOptimizerImpl())
+                        .str()
               : std::string())
       << " --gpu " << gpuName;
   if (trainStack)
@@ -586,9 +587,9 @@ int main(int argc, char **argv) {
   }
   if (fusedQkv)
     output->os() << " --fused-qkv";
-  if (trainingKvCache && checkpointingKind == "none")
+  if (options.keepsTrainingKvCache())
     output->os() << " --train-kv-cache";
-  if (eagerGelu)
+  if (options.eagerGeluNew)
     output->os() << " --eager-gelu";
   if (qlora)
     output->os() << " --qlora";
