@@ -693,8 +693,10 @@ LogicalResult FunctionEmitter::emitMain() {
   os << "  void *arena = nullptr;\n";
   os << "  MEMPLAN_MAIN_CHECK(" << name
      << "_arena_create(&arena), \"arena\");\n";
-  os << "  MEMPLAN_MAIN_CHECK(" << name << "_run(" << callArgs << "), \"@"
-     << symbol << "\");\n";
+  // The step, run once checked and again when timed.
+  std::string runStep = "MEMPLAN_MAIN_CHECK(" + name + "_run(" + callArgs +
+                        "), \"@" + symbol + "\");\n";
+  os << "  " << runStep;
   os << "  MEMPLAN_MAIN_CHECK(mprt_synchronize(ctx), \"synchronize\");\n";
   os << "  cudaMemGetInfo(&freeBytes, &totalBytes);\n";
   os << "  size_t after = totalBytes - freeBytes;\n";
@@ -735,10 +737,9 @@ LogicalResult FunctionEmitter::emitMain() {
         "    int runs = atoi(timed);\n"
         "    auto start = std::chrono::steady_clock::now();\n"
         "    for (int i = 0; i < runs; ++i)\n"
-        "      MEMPLAN_MAIN_CHECK("
-     << name << "_run(" << callArgs << "), \"@" << symbol
-     << "\");\n"
-        "    MEMPLAN_MAIN_CHECK(mprt_synchronize(ctx), \"synchronize\");\n"
+        "      "
+     << runStep
+     << "    MEMPLAN_MAIN_CHECK(mprt_synchronize(ctx), \"synchronize\");\n"
         "    double ms = std::chrono::duration<double, std::milli>(\n"
         "                    std::chrono::steady_clock::now() - start)\n"
         "                    .count();\n"
