@@ -15,7 +15,8 @@
 #    memory by stage from the generated main (cudaMemGetInfo): the arena and
 #    run must add no more than the arena rounded up to the driver's 2 MiB
 #    granularity, so that nothing else is allocated while a step runs.
-# 4. Each example's step timed (MEMPLAN_TIMED_RUNS), planned and naive.
+# 4. Each example's step timed (MEMPLAN_TIMED_RUNS, in the runs of 2 and
+#    3), planned and naive.
 # Prints one line per check and summary tables of the memory and the time;
 # exits 1 at the first failure. MEMPLAN_GPU_CHECK_EXAMPLES (paths) replaces
 # the examples of step 3: gpu-check-dry-run.test runs this script on the
@@ -100,8 +101,10 @@ plan_and_run() {
     done
   fi
   running || return 0
+  # Each run also times its step (step 4) after the checked run.
   for variant in planned naive; do
-    "./$name.$variant" "$name.$variant.out" > "$name.$variant.log" ||
+    MEMPLAN_TIMED_RUNS=${MEMPLAN_GPU_CHECK_TIMED_RUNS:-20} \
+      "./$name.$variant" "$name.$variant.out" > "$name.$variant.log" ||
       fail "$name ($variant): $(tail -1 "$name.$variant.log")"
   done
   cmp -s "$name.planned.out" "$name.naive.out" ||
@@ -152,18 +155,15 @@ if ! running; then
 fi
 cat memory.txt
 
-# 4. Time: each example's step run MEMPLAN_GPU_CHECK_TIMED_RUNS times more
-# (default 20) after its checked run, planned and naive.
+# 4. Time: each example's step, run MEMPLAN_GPU_CHECK_TIMED_RUNS times more
+# (default 20) after its checked run in step 3, planned and naive.
 printf '%-16s %14s %14s\n' example "planned (ms)" "naive (ms)" > timing.txt
 for path in $examples; do
   example=$(basename "$path" .mlir)
   times=()
   for variant in planned naive; do
-    MEMPLAN_TIMED_RUNS=${MEMPLAN_GPU_CHECK_TIMED_RUNS:-20} \
-      "./$example.$variant" > "$example.$variant.timed.log" ||
-      fail "$example ($variant, timed): $(tail -1 "$example.$variant.timed.log")"
     times+=("$(sed -n 's/^timed runs: [0-9]*, \([0-9.]*\) ms each$/\1/p' \
-      "$example.$variant.timed.log")")
+      "$example.$variant.log")")
   done
   printf '%-16s %14s %14s\n' "$example" "${times[0]}" "${times[1]}" >> timing.txt
 done
