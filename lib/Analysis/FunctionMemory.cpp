@@ -27,33 +27,63 @@ using namespace memplan;
 namespace {
 
 /// The function's tensors as PyTorch's eager mode holds them, each its own
-/// allocation: the arguments first (in order, for the whole step), then each
-/// buffer over its planned lifetime, a returned one to the end; the library
-/// workspace once, at its first use, for good (PyTorch keeps one cuBLAS
-/// workspace per handle).
+/// allocation: the arguments first, in order, kept for good (those created
+/// in the first step, memplan.created_in_first_step, from the first op that
+/// uses one of them, all together: torch.optim's `_init_group` makes every
+/// state before the first update); then each buffer over its planned
+/// lifetime, a returned one kept; the library workspace once, at its first
+/// use, for good (PyTorch keeps one cuBLAS workspace per handle).
 std::vector<TensorLifetime> eagerTensors(FunctionOpInterface function,
                                          const BufferLiveness &liveness) {
-  constexpr int64_t kForever = std::numeric_limits<int64_t>::max();
+  Block &body = function.getFunctionBody().front();
+  std::optional<int64_t> firstStepCreation;
+  for (BlockArgument argument : function.getArguments()) {
+    if (!isCreatedInFirstStep(function, argument.getArgNumber()))
+      continue;
+    for (Operation *user : argument.getUsers())
+      if (Operation *op = body.findAncestorOpInBlock(*user)) {
+        int64_t position = liveness.getPosition(op);
+        firstStepCreation =
+            std::min(firstStepCreation.value_or(position), position);
+      }
+  }
   std::vector<TensorLifetime> tensors;
-  for (BlockArgument argument : function.getArguments())
-    if (ByteSize size = getByteSize(argument.getType());
-        size.ok() && !isHostArgument(function, argument.getArgNumber()))
-      tensors.push_back({size.bytes, -1, kForever});
+  for (BlockArgument argument : function.getArguments()) {
+    ByteSize size = getByteSize(argument.getType());
+    if (!size.ok() || isHostArgument(function, argument.getArgNumber()))
+      continue;
+    // An argument created in the first step that no op uses is made by
+    // nothing in it: there from the start, as the others.
+    int64_t start = isCreatedInFirstStep(function, argument.getArgNumber())
+                        ? firstStepCreation.value_or(-1)
+                        : -1;
+    tensors.push_back({size.bytes, start, kKeptForGood});
+  }
   std::optional<size_t> workspace;
   for (const LiveBuffer &buffer : liveness.getBuffers()) {
     if (buffer.isLibraryWorkspace()) {
       if (!workspace) {
         workspace = tensors.size();
-        tensors.push_back({buffer.bytes, buffer.start, kForever});
+        tensors.push_back({buffer.bytes, buffer.start, kKeptForGood});
       }
       tensors[*workspace].bytes =
           std::max(tensors[*workspace].bytes, buffer.bytes);
       continue;
     }
     tensors.push_back({buffer.bytes, buffer.start,
-                       buffer.destination ? kForever : buffer.end});
+                       buffer.destination ? kKeptForGood : buffer.end});
   }
   return tensors;
+}
+
+/// What the caching-allocator model reports for `function`: its tensors
+/// (eagerTensors) over two steps, the peaks of the second, as a training
+/// loop shows them from its second step on (the first step leaves its
+/// segments, and where it created arguments, in the allocator's cache).
+CachingAllocatorPeaks modelCachingAllocator(FunctionOpInterface function,
+                                            const BufferLiveness &liveness) {
+  return simulateCachingAllocator(eagerTensors(function, liveness),
+                                  /*steps=*/2);
 }
 
 /// Adds `function`'s arguments to `memory`: by role those in the device's
@@ -190,7 +220,7 @@ memplan::measureFunctionMemory(FunctionOpInterface function) {
   }
   memory.libraryWorkspaceAtPeak =
       computeLowerBound(withWorkspaces) - computeLowerBound(withoutWorkspaces);
-  memory.pytorch = simulateCachingAllocator(eagerTensors(function, *liveness));
+  memory.pytorch = modelCachingAllocator(function, *liveness);
   memory.outputs = countOutputs(function, *liveness);
   return memory;
 }
@@ -214,6 +244,6 @@ memplan::boundFunctionMemory(FunctionOpInterface function, bool inPlace,
   memory.outputs = countOutputs(function, *liveness);
   FunctionMemoryBounds bounds;
   bounds.total = memory.total();
-  bounds.pytorch = simulateCachingAllocator(eagerTensors(function, *liveness));
+  bounds.pytorch = modelCachingAllocator(function, *liveness);
   return bounds;
 }

@@ -107,6 +107,13 @@ public:
     pool.insert({it->second.first, segment, it->first});
   }
 
+  /// What reset_peak_memory_stats() does: the peaks start again from what
+  /// is allocated and reserved now.
+  void resetPeaks() {
+    peaks.maxAllocated = allocated;
+    peaks.maxReserved = reserved;
+  }
+
   CachingAllocatorPeaks peaks;
 
 private:
@@ -122,7 +129,8 @@ private:
 } // namespace
 
 CachingAllocatorPeaks
-memplan::simulateCachingAllocator(const std::vector<TensorLifetime> &tensors) {
+memplan::simulateCachingAllocator(const std::vector<TensorLifetime> &tensors,
+                                  unsigned steps) {
   // Allocations in (start, index) order, frees in (end, index) order; at a
   // position, frees come first.
   std::vector<size_t> byStart(tensors.size()), byEnd(tensors.size());
@@ -137,18 +145,34 @@ memplan::simulateCachingAllocator(const std::vector<TensorLifetime> &tensors) {
   Allocator allocator;
   std::vector<std::pair<uint64_t, uint64_t>> blocks(tensors.size());
   std::vector<bool> allocated(tensors.size(), false);
-  size_t nextFree = 0;
-  for (size_t index : byStart) {
-    const TensorLifetime &tensor = tensors[index];
-    for (; nextFree < byEnd.size() &&
-           tensors[byEnd[nextFree]].end <= tensor.start;
-         ++nextFree)
-      if (allocated[byEnd[nextFree]])
-        allocator.free(blocks[byEnd[nextFree]]);
-    if (tensor.bytes == 0 || tensor.end <= tensor.start)
-      continue;
-    blocks[index] = allocator.allocate(tensor.bytes);
-    allocated[index] = true;
+  for (unsigned step = 0; step < std::max(steps, 1u); ++step) {
+    // torch.cuda.reset_peak_memory_stats() before the last step: its peaks
+    // start from what is allocated and reserved then.
+    if (step && step + 1 == steps)
+      allocator.resetPeaks();
+    size_t nextFree = 0;
+    auto freeUpTo = [&](int64_t position) {
+      for (;
+           nextFree < byEnd.size() && tensors[byEnd[nextFree]].end <= position;
+           ++nextFree)
+        if (allocated[byEnd[nextFree]]) {
+          allocator.free(blocks[byEnd[nextFree]]);
+          allocated[byEnd[nextFree]] = false;
+        }
+    };
+    for (size_t index : byStart) {
+      const TensorLifetime &tensor = tensors[index];
+      freeUpTo(tensor.start);
+      if (tensor.bytes == 0 || tensor.end <= tensor.start)
+        continue;
+      if (step && tensor.end == kKeptForGood)
+        continue; // allocated in the first step, never freed
+      blocks[index] = allocator.allocate(tensor.bytes);
+      allocated[index] = true;
+    }
+    // The step's tensors still allocated at its end are freed before the
+    // next one; those kept for good stay.
+    freeUpTo(kKeptForGood - 1);
   }
   return allocator.peaks;
 }

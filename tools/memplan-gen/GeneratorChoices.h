@@ -81,6 +81,9 @@ struct StackPreset {
   /// they are (enable_gqa), which only the math kernel takes in f32, and
   /// its gelu_new is eager PyTorch code (applyHuggingFaceModel).
   bool huggingFaceModel = false;
+  /// The optimizer is torch.optim's, which makes its states in the first
+  /// step, not before it (GeneratorOptions::optimizerStateInFirstStep).
+  bool optimizerStateInFirstStep = false;
 };
 
 /// The presets, documented in docs/generator.md. Every stack here runs
@@ -92,9 +95,9 @@ inline const std::pair<llvm::StringRef, StackPreset> kStacks[] = {
     // PyTorch eager + Hugging Face Trainer: the model's dropout, the loss on
     // f32 logits, gradients accumulated in .grad (the weights' type), the
     // model's RMSNorm as written (eager, in f32), torch.optim.AdamW's
-    // default multi-tensor step.
+    // default multi-tensor step, whose states it makes in the first step.
     {"hf-trainer",
-     {true, "f32", "", "eager", "foreach", false, false, false, true}},
+     {true, "f32", "", "eager", "foreach", false, false, false, true, true}},
     // DeepSpeed ZeRO-0 with bf16: its optimizer keeps an f32 gradient for
     // every weight, into which each backward pass accumulates; the model is
     // Hugging Face's, so its RMSNorm is eager; its FusedAdam.
@@ -104,10 +107,12 @@ inline const std::pair<llvm::StringRef, StackPreset> kStacks[] = {
     // (Apex or Transformer Engine) RMSNorm, Apex's FusedAdam.
     {"megatron", {true, "f32", "f32", "fused", "fused"}},
     // LitGPT's fine-tuning scripts (bf16-true): no dropout in its models,
-    // its cross-entropy on bf16 logits, its RMSNorm in f32, torch's AdamW,
-    // its attention (a fused QKV projection, SDPA) and its fused QKV
+    // its cross-entropy on bf16 logits, its RMSNorm in f32, torch's AdamW
+    // (states made in the first step), its attention (a fused QKV projection,
+    // SDPA) and its fused QKV
     // adapter's one LoRA dropout.
-    {"litgpt", {false, "fused", "", "eager", "foreach", true, true, true}},
+    {"litgpt",
+     {false, "fused", "", "eager", "foreach", true, true, true, false, true}},
 };
 
 /// Why the stack `name` cannot run `model` here ("" when it can): a stack

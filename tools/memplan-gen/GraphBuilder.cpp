@@ -33,18 +33,19 @@ GraphBuilder::GraphBuilder(MLIRContext *context, StringRef functionName)
 
 Value GraphBuilder::argument(ArrayRef<int64_t> shape, Type element,
                              ArgumentRole role, StringRef name, bool host) {
-  argumentRoles.push_back(role);
-  argumentNames.push_back(name.str());
-  argumentOnHost.push_back(host);
+  arguments.push_back({role, name.str(), host});
   return function.getBody().front().addArgument(
       RankedTensorType::get(shape, element), loc);
 }
 
 Value GraphBuilder::indexArgument(StringRef name) {
-  argumentRoles.push_back(ArgumentRole::Input);
-  argumentNames.push_back(name.str());
-  argumentOnHost.push_back(false);
+  arguments.push_back({ArgumentRole::Input, name.str()});
   return function.getBody().front().addArgument(builder.getIndexType(), loc);
+}
+
+void GraphBuilder::createInFirstStep(Value argument) {
+  arguments[llvm::cast<BlockArgument>(argument).getArgNumber()]
+      .createdInFirstStep = true;
 }
 
 void GraphBuilder::freeze(Value weight) {
@@ -54,7 +55,7 @@ void GraphBuilder::freeze(Value weight) {
 bool GraphBuilder::isWeight(Value value) const {
   auto argument = dyn_cast<BlockArgument>(value);
   return argument &&
-         argumentRoles[argument.getArgNumber()] == ArgumentRole::Weight &&
+         arguments[argument.getArgNumber()].role == ArgumentRole::Weight &&
          !frozenArguments.contains(argument.getArgNumber());
 }
 
@@ -756,7 +757,7 @@ bool GraphBuilder::isShardedWeight(Value value) const {
   auto argument = dyn_cast<BlockArgument>(value);
   if (!sharding || !argument || value == sharding->partition)
     return false;
-  if (argumentRoles[argument.getArgNumber()] != ArgumentRole::Weight)
+  if (arguments[argument.getArgNumber()].role != ArgumentRole::Weight)
     return false;
   // Float weights, and 4-bit codes (NF4): bitsandbytes packs those into the
   // float storage type (bnb_4bit_quant_storage), which is what lets DeepSpeed
@@ -901,11 +902,8 @@ void GraphBuilder::eraseShardedArguments() {
       erase.set(argument.getArgNumber());
   entry.eraseArguments(erase);
   for (unsigned i = erase.size(); i-- > 0;)
-    if (erase.test(i)) {
-      argumentRoles.erase(argumentRoles.begin() + i);
-      argumentNames.erase(argumentNames.begin() + i);
-      argumentOnHost.erase(argumentOnHost.begin() + i);
-    }
+    if (erase.test(i))
+      arguments.erase(arguments.begin() + i);
   frozenArguments.clear(); // numbers changed; no gradient is taken anymore
 }
 
@@ -1068,12 +1066,16 @@ OwningOpRef<ModuleOp> GraphBuilder::finish(ValueRange results) {
     SmallVector<NamedAttribute> attributes = {
         builder.getNamedAttr(
             MemPlanDialect::RoleAttrHelper::getNameStr(),
-            ArgumentRoleAttr::get(builder.getContext(), argumentRoles[i])),
+            ArgumentRoleAttr::get(builder.getContext(), arguments[i].role)),
         builder.getNamedAttr(MemPlanDialect::NameAttrHelper::getNameStr(),
-                             builder.getStringAttr(argumentNames[i]))};
-    if (argumentOnHost[i])
+                             builder.getStringAttr(arguments[i].name))};
+    if (arguments[i].host)
       attributes.push_back(builder.getNamedAttr(
           MemPlanDialect::HostAttrHelper::getNameStr(), builder.getUnitAttr()));
+    if (arguments[i].createdInFirstStep)
+      attributes.push_back(builder.getNamedAttr(
+          MemPlanDialect::CreatedInFirstStepAttrHelper::getNameStr(),
+          builder.getUnitAttr()));
     argumentAttrs.push_back(builder.getDictionaryAttr(attributes));
   }
   function.setAllArgAttrs(argumentAttrs);

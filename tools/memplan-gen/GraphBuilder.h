@@ -49,6 +49,9 @@ public:
                        memplan::ArgumentRole role, llvm::StringRef name,
                        bool host = false);
   mlir::Value indexArgument(llvm::StringRef name);
+  /// Marks `argument` as made by the framework during the first step
+  /// (memplan.created_in_first_step): torch.optim's optimizer states.
+  void createInFirstStep(mlir::Value argument);
   /// Makes a weight argument frozen (LoRA's base weights): it gets no
   /// gradient, and nothing is kept or computed for one.
   void freeze(mlir::Value weight);
@@ -267,7 +270,7 @@ public:
   /// Returns `results`, sets the function type and argument attributes.
   mlir::OwningOpRef<mlir::ModuleOp> finish(mlir::ValueRange results);
 
-  size_t getNumArguments() const { return argumentNames.size(); }
+  size_t getNumArguments() const { return arguments.size(); }
   mlir::RankedTensorType typeOf(mlir::Value value) const {
     return llvm::cast<mlir::RankedTensorType>(value.getType());
   }
@@ -325,9 +328,14 @@ private:
   mlir::func::FuncOp function;
   mlir::OpBuilder builder;
   mlir::Location loc;
-  std::vector<memplan::ArgumentRole> argumentRoles;
-  std::vector<std::string> argumentNames;
-  std::vector<bool> argumentOnHost;
+  /// What the function's argument attributes say, by argument number.
+  struct ArgumentInfo {
+    memplan::ArgumentRole role;
+    std::string name;
+    bool host = false;
+    bool createdInFirstStep = false;
+  };
+  std::vector<ArgumentInfo> arguments;
   llvm::DenseSet<unsigned> frozenArguments;
   /// Op results that depend on a trainable weight, found when the backward
   /// pass starts.

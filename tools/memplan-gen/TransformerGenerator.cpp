@@ -902,6 +902,9 @@ void TransformerGenerator::optimizerStep(
                      ArrayRef<int64_t> shape, Type element) {
       update.operands.push_back(
           g.argument(shape, element, role, name + suffix));
+      if (role == ArgumentRole::OptimizerState &&
+          o.marksOptimizerStateInFirstStep())
+        g.createInFirstStep(update.operands.back());
       update.types.push_back(update.operands.back().getType());
       update.aliases.push_back(update.operands.size() - 1);
     };

@@ -136,6 +136,14 @@ static llvm::cl::opt<bool> trainingKvCache(
                    "and, through q, all of c_attn's output (default: on "
                    "with --stack hf-trainer and deepspeed-zero0)"),
     llvm::cl::cat(toolOptions));
+static llvm::cl::opt<bool> optimizerStateInFirstStep(
+    "optimizer-state-in-first-step",
+    llvm::cl::desc("Train: the optimizer makes its states in the first step, "
+                   "all before its first update, as torch.optim does, not "
+                   "before the step; the memory report's caching-allocator "
+                   "model then allocates them there (default: on with "
+                   "--stack hf-trainer and litgpt, without ZeRO)"),
+    llvm::cl::cat(toolOptions));
 static llvm::cl::opt<bool> eagerGelu(
     "eager-gelu",
     llvm::cl::desc("A model whose GELU is gelu_new (GPT-2): computed op by op "
@@ -429,6 +437,10 @@ int main(int argc, char **argv) {
   options.optimizer = *optimizer;
   options.optimizerImpl = *optimizerImpl;
   options.optimizerImplFromStack = optimizerImplFromStack;
+  options.optimizerStateInFirstStep =
+      optimizerStateInFirstStep.getNumOccurrences()
+          ? bool(optimizerStateInFirstStep)
+          : trainStack && stack->optimizerStateInFirstStep;
   options.bertHead = *head;
   options.numLabels = numLabels;
   options.dropout = dropoutProbability;
@@ -474,6 +486,12 @@ int main(int argc, char **argv) {
   if (zeroPrefetch.getNumOccurrences() && options.dataParallel.zeroStage != 3)
     return fail("--zero-prefetch chooses when ZeRO-3 gathers weights; give "
                 "--zero 3");
+  if (optimizerStateInFirstStep.getNumOccurrences() &&
+      optimizerStateInFirstStep &&
+      (options.mode != Mode::Train || options.dataParallel.zeroStage > 0))
+    return fail("--optimizer-state-in-first-step models torch.optim's "
+                "states in a training step without ZeRO or FSDP, whose "
+                "sharded states are made before the first step");
   options.layers = layers;
   options.batch = batch;
   options.seq = seq;
@@ -591,6 +609,8 @@ int main(int argc, char **argv) {
     output->os() << " --train-kv-cache";
   if (options.eagerGeluNew)
     output->os() << " --eager-gelu";
+  if (options.marksOptimizerStateInFirstStep())
+    output->os() << " --optimizer-state-in-first-step";
   if (qlora)
     output->os() << " --qlora";
   if (doubleQuant)

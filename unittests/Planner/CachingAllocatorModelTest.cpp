@@ -104,6 +104,43 @@ TEST(CachingAllocatorModelTest, FreesBeforeAllocationsAtAPosition) {
   EXPECT_EQ(run({{0, 0, 1}, {64, 3, 3}}).maxAllocated, 0u);
 }
 
+TEST(CachingAllocatorModelTest, LaterStepsRunOnTheFirstStepsSegments) {
+  // A 20 MiB temporary, then a 4 MiB tensor made at position 1 and kept
+  // (an optimizer state made in the first step). First step: the temporary
+  // takes a 20 MiB segment and is freed; the kept tensor is split off that
+  // segment, 16 MiB left. Second step: the temporary fits nowhere, a second
+  // segment; its peaks start from the kept 4 MiB and 20 MiB reserved.
+  std::vector<TensorLifetime> step = {{20 * MiB, 0, 1},
+                                      {4 * MiB, 1, kKeptForGood}};
+  CachingAllocatorPeaks first = simulateCachingAllocator(step, 1);
+  EXPECT_EQ(first.maxAllocated, 20 * MiB);
+  EXPECT_EQ(first.maxReserved, 20 * MiB);
+  EXPECT_EQ(first.segments, 1u);
+  CachingAllocatorPeaks second = simulateCachingAllocator(step, 2);
+  EXPECT_EQ(second.maxAllocated, 24 * MiB);
+  EXPECT_EQ(second.maxReserved, 40 * MiB);
+  EXPECT_EQ(second.segments, 2u);
+  // A third step finds both segments free but the kept tensor's block:
+  // nothing new.
+  CachingAllocatorPeaks third = simulateCachingAllocator(step, 3);
+  EXPECT_EQ(third.maxAllocated, 24 * MiB);
+  EXPECT_EQ(third.maxReserved, 40 * MiB);
+  EXPECT_EQ(third.segments, 2u);
+}
+
+TEST(CachingAllocatorModelTest, KeptTensorsAreAllocatedOnce) {
+  // A kept 4 MiB weight and a 4 MiB temporary share one 20 MiB segment in
+  // every step; the weight is not allocated again (8 MiB, not 12).
+  std::vector<TensorLifetime> step = {{4 * MiB, -1, kKeptForGood},
+                                      {4 * MiB, 0, 1}};
+  for (unsigned steps : {1u, 2u, 3u}) {
+    CachingAllocatorPeaks peaks = simulateCachingAllocator(step, steps);
+    EXPECT_EQ(peaks.maxAllocated, 8 * MiB) << steps << " steps";
+    EXPECT_EQ(peaks.maxReserved, 20 * MiB) << steps << " steps";
+    EXPECT_EQ(peaks.segments, 1u) << steps << " steps";
+  }
+}
+
 TEST(CachingAllocatorModelTest, RandomProgramsKeepTheInvariants) {
   // Allocated is never below the live set's rounded bytes (a sweep written
   // here) nor above it by more than what unsplit blocks can add; reserved is

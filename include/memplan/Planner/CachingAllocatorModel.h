@@ -19,7 +19,8 @@
 //   * the block is split when what remains is at least 512 bytes (small
 //     pool) or more than 1 MiB (large pool), else handed out whole;
 //   * a freed block merges with free neighbours of its segment; segments are
-//     never released.
+//     never released, so a training loop's later steps run on the segments
+//     its earlier steps made (simulateCachingAllocator's `steps`).
 //
 // "Allocated" counts the blocks handed out (a block not split counts whole),
 // "reserved" the segments. This is a model of memplan's, not PyTorch's code:
@@ -31,12 +32,17 @@
 #define MEMPLAN_PLANNER_CACHINGALLOCATORMODEL_H
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace memplan {
 
+/// The end of a tensor that is never freed (the weights, a kept workspace).
+constexpr int64_t kKeptForGood = std::numeric_limits<int64_t>::max();
+
 /// One tensor: `bytes`, allocated before position `start` and freed after
-/// position `end - 1` (as a plan's buffer lives over [start, end)).
+/// position `end - 1` (as a plan's buffer lives over [start, end)), or
+/// never (`end` kKeptForGood).
 struct TensorLifetime {
   uint64_t bytes = 0;
   int64_t start = 0;
@@ -49,11 +55,17 @@ struct CachingAllocatorPeaks {
   uint64_t segments = 0;     ///< cudaMalloc calls
 };
 
-/// Replays the tensors through the model: at each position, the tensors
-/// whose lifetime ended are freed first, then those that start there are
-/// allocated, in the order given.
+/// Replays the tensors through the model `steps` times, as a training loop
+/// runs its step: at each position, the tensors whose lifetime ended are
+/// freed first, then those that start there are allocated, in the order
+/// given. A tensor kept for good is allocated in the first step only, and
+/// the later steps run on the segments the earlier ones left (never
+/// released). With more than one step the peaks are the last step's, as
+/// read after torch.cuda.reset_peak_memory_stats() before it; `segments`
+/// counts every step's.
 CachingAllocatorPeaks
-simulateCachingAllocator(const std::vector<TensorLifetime> &tensors);
+simulateCachingAllocator(const std::vector<TensorLifetime> &tensors,
+                         unsigned steps = 1);
 
 } // namespace memplan
 

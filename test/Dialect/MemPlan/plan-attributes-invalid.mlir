@@ -160,3 +160,10 @@ func.func @roles(%w: tensor<4xf32> {memplan.role = #memplan.role<weight>},
 func.func @host_value(%x: tensor<4xf32> {memplan.host = 1 : i64}) {
   return
 }
+
+// -----
+
+// expected-error @+1 {{'memplan.created_in_first_step' of argument #0 takes no value}}
+func.func @created_in_first_step_value(%m: tensor<4xf32> {memplan.created_in_first_step = true}) {
+  return
+}

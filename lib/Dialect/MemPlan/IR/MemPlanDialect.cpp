@@ -170,7 +170,8 @@ LogicalResult MemPlanDialect::verifyRegionArgAttribute(Operation *op,
   }
   if (name == ArenaAttrHelper::getNameStr() ||
       name == RecomputedAttrHelper::getNameStr() ||
-      name == HostAttrHelper::getNameStr()) {
+      name == HostAttrHelper::getNameStr() ||
+      name == CreatedInFirstStepAttrHelper::getNameStr()) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' of argument #" << argIndex
                              << " takes no value";

@@ -27,6 +27,14 @@ bool memplan::isHostArgument(FunctionOpInterface function, unsigned index) {
              index, MemPlanDialect::HostAttrHelper::getNameStr()) != nullptr;
 }
 
+bool memplan::isCreatedInFirstStep(FunctionOpInterface function,
+                                   unsigned index) {
+  return function.getArgAttr(
+             index,
+             MemPlanDialect::CreatedInFirstStepAttrHelper::getNameStr()) !=
+         nullptr;
+}
+
 ResultRole memplan::getResultRole(OpResult result) {
   Operation *op = result.getOwner();
   ArrayAttr roles =

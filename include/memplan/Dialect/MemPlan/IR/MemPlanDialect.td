@@ -53,6 +53,10 @@ def MemPlan_Dialect : Dialect {
     // On an argument in the host's (pinned CPU) memory, not the GPU's:
     // ZeRO-Offload's optimizer partition. Not in the device total.
     "::mlir::UnitAttr":$host,
+    // On an argument the framework creates in the first step, not before
+    // it: torch.optim's optimizer states. Read by the caching-allocator
+    // model of --memplan-memory-report.
+    "::mlir::UnitAttr":$created_in_first_step,
     "::mlir::StringAttr":$name,
     "::mlir::ArrayAttr":$result_roles,
     // The arenas of --memplan-pack-allocs.

@@ -47,6 +47,16 @@
 //                                       the GPU's (ZeRO-Offload's optimizer
 //                                       partition); reported apart, not in
 //                                       the device total
+//   memplan.created_in_first_step       on a function argument: the
+//                                       framework creates it during the
+//                                       first step, not before it
+//                                       (torch.optim makes an optimizer's
+//                                       states when it first runs, all of
+//                                       them before its first update); the
+//                                       caching-allocator model allocates
+//                                       these together, in argument order,
+//                                       before the first op that uses one,
+//                                       in the first of the steps it runs
 //   memplan.result_roles = [#memplan.result_role<gradient>, ...]
 //                                       on an op: what each result holds
 //                                       (activation, gradient, loss,
@@ -80,6 +90,10 @@ std::optional<ArgumentRole> getArgumentRole(mlir::FunctionOpInterface function,
 /// Whether argument `index` of `function` is in the host's memory
 /// (memplan.host), not the device's.
 bool isHostArgument(mlir::FunctionOpInterface function, unsigned index);
+
+/// Whether argument `index` of `function` is created during the first step
+/// (memplan.created_in_first_step).
+bool isCreatedInFirstStep(mlir::FunctionOpInterface function, unsigned index);
 
 /// The role of `result` (its entry in memplan.result_roles); a result
 /// without one is an activation.
