@@ -307,13 +307,20 @@ private:
   /// kernel keeping `x` for its backward (fused, as Apex, Transformer Engine
   /// or a compiler run it), or as Hugging Face's LlamaRMSNorm and LitGPT
   /// write it in eager PyTorch: `x` upcast to f32 (the copy autograd keeps),
-  /// normalized in f32, cast back, then multiplied by the weight. The norm
-  /// is over `x`'s last dimension, `width` wide (0: the hidden size).
+  /// normalized in f32, cast back, then multiplied by the weight, whose
+  /// product keeps the normalized tensor. In f32 the casts are no-ops
+  /// (`.to(torch.float32)` returns `x` itself), so the normalized f32 tensor
+  /// is the one the product keeps: one tensor of `x`'s size more than the
+  /// fused kernel (the allocator's trace of TinyLlama's f32 step has it,
+  /// memory-model.md). The norm is over `x`'s last dimension, `width` wide
+  /// (0: the hidden size).
   Value rmsNorm(Value x, const std::string &name, int64_t width = 0) {
     Value gamma = param({width ? width : m.hidden}, name);
     Type f32 = Float32Type::get(act.getContext());
-    if (!o.eagerRmsNorm || act == f32)
+    if (!o.eagerRmsNorm)
       return g.rmsNorm(x, gamma, m.normEpsilon);
+    if (act == f32)
+      return g.mul(g.rmsNormalize(x, m.normEpsilon), gamma);
     Value normalized = g.rmsNormalize(g.cast(x, f32), m.normEpsilon);
     return g.mul(g.cast(normalized, act), gamma);
   }
