@@ -77,13 +77,15 @@ std::vector<TensorLifetime> eagerTensors(FunctionOpInterface function,
 }
 
 /// What the caching-allocator model reports for `function`: its tensors
-/// (eagerTensors) over two steps, the peaks of the second, as a training
-/// loop shows them from its second step on (the first step leaves its
-/// segments, and where it created arguments, in the allocator's cache).
-CachingAllocatorPeaks modelCachingAllocator(FunctionOpInterface function,
-                                            const BufferLiveness &liveness) {
-  return simulateCachingAllocator(eagerTensors(function, liveness),
-                                  /*steps=*/2);
+/// (eagerTensors) over `steps` steps, the peaks of the last (by default the
+/// second, as a training loop shows them from its second step on: the
+/// first step leaves its segments, and the arguments it made, in the
+/// allocator's cache).
+CachingAllocatorPeaks
+modelCachingAllocator(FunctionOpInterface function,
+                      const BufferLiveness &liveness,
+                      unsigned steps = kCachingAllocatorSteps) {
+  return simulateCachingAllocator(eagerTensors(function, liveness), steps);
 }
 
 /// Adds `function`'s arguments to `memory`: by role those in the device's
@@ -163,7 +165,8 @@ uint64_t countOutputs(FunctionOpInterface function,
 } // namespace
 
 FailureOr<FunctionMemory>
-memplan::measureFunctionMemory(FunctionOpInterface function) {
+memplan::measureFunctionMemory(FunctionOpInterface function,
+                               unsigned allocatorSteps) {
   // A report counts what the plan claims, so the claim is proven first (a
   // hand-edited plan with a buffer outside its arena would report an arena
   // too small).
@@ -220,7 +223,7 @@ memplan::measureFunctionMemory(FunctionOpInterface function) {
   }
   memory.libraryWorkspaceAtPeak =
       computeLowerBound(withWorkspaces) - computeLowerBound(withoutWorkspaces);
-  memory.pytorch = modelCachingAllocator(function, *liveness);
+  memory.pytorch = modelCachingAllocator(function, *liveness, allocatorSteps);
   memory.outputs = countOutputs(function, *liveness);
   return memory;
 }

@@ -174,6 +174,13 @@ struct MemoryReportPass
   using MemoryReportBase::MemoryReportBase;
 
   void runOnOperation() override {
+    if (allocatorSteps < 1 || allocatorSteps > 1000) {
+      emitError(getOperation().getLoc())
+          << "--memplan-memory-report: allocator-steps must be from 1 to "
+             "1000, not "
+          << unsigned(allocatorSteps);
+      return signalPassFailure();
+    }
     // Measured in parallel, printed in the functions' order; nothing is
     // printed when a plan is refused.
     SmallVector<FunctionOpInterface> planned =
@@ -183,7 +190,7 @@ struct MemoryReportPass
             &getContext(), planned,
             [&](size_t index, FunctionOpInterface function) {
               FailureOr<FunctionMemory> memory =
-                  measureFunctionMemory(function);
+                  measureFunctionMemory(function, allocatorSteps);
               if (failed(memory))
                 return failure();
               functions[index] = std::move(*memory);

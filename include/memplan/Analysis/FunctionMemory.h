@@ -63,11 +63,17 @@ struct FunctionMemory {
   }
 };
 
+/// The steps the caching-allocator model runs by default: the peaks are the
+/// second step's, as a training loop shows them from then on.
+constexpr unsigned kCachingAllocatorSteps = 2;
+
 /// Proves the plan recorded on `function` (see verifyFunctionPlan), then
 /// measures it; fails, with the verifier's error, on a plan that is not
-/// sound.
+/// sound. The caching-allocator model runs `allocatorSteps` steps (at least
+/// one) and reports the last one's peaks.
 mlir::FailureOr<FunctionMemory>
-measureFunctionMemory(mlir::FunctionOpInterface function);
+measureFunctionMemory(mlir::FunctionOpInterface function,
+                      unsigned allocatorSteps = kCachingAllocatorSteps);
 
 /// What can be known of measureFunctionMemory(function) before `function`
 /// is planned by --plan-offsets (without schedule= or fit-budget=, which

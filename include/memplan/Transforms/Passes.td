@@ -362,8 +362,10 @@ def MemoryReport : Pass<"memplan-memory-report", "::mlir::ModuleOp"> {
     caching allocator would show for the same tensors (a model). With
     several functions it ends with the largest total and its function.
     `cuda-context=` adds the CUDA context as a runtime overhead on its own
-    line, with the total that includes it. `json=` also writes it as
-    JSON.
+    line, with the total that includes it. `allocator-steps=` sets how many
+    steps the caching-allocator model runs (its peaks are the last step's;
+    default 2, as a training loop shows them from its second step on).
+    `json=` also writes it as JSON.
   }];
   let dependentDialects = ["::memplan::MemPlanDialect"];
   let options = [
@@ -372,6 +374,10 @@ def MemoryReport : Pass<"memplan-memory-report", "::mlir::ModuleOp"> {
     Option<"cudaContext", "cuda-context", "uint64_t", "0",
            "Bytes of the CUDA context: a runtime overhead, printed on its "
            "own line with the total beside it, never part of the plan">,
+    Option<"allocatorSteps", "allocator-steps", "unsigned", "2",
+           "Steps the caching-allocator model runs, reporting the last "
+           "one's peaks: 1 is the first step, with the arguments made in "
+           "it (memplan.created_in_first_step); from 1 to 1000">,
   ];
 }
 
