@@ -31,8 +31,9 @@ namespace {
 /// in the first step, memplan.created_in_first_step, from the first op that
 /// uses one of them, all together: torch.optim's `_init_group` makes every
 /// state before the first update); then each buffer over its planned
-/// lifetime, a returned one kept; the library workspace once, at its first
-/// use, for good (PyTorch keeps one cuBLAS workspace per handle).
+/// lifetime, a returned one held through the next step (a loop holds the
+/// last result until the next has returned); the library workspace once, at its
+/// first use, for good (PyTorch keeps one cuBLAS workspace per handle).
 std::vector<TensorLifetime> eagerTensors(FunctionOpInterface function,
                                          const BufferLiveness &liveness) {
   Block &body = function.getFunctionBody().front();
@@ -70,8 +71,9 @@ std::vector<TensorLifetime> eagerTensors(FunctionOpInterface function,
           std::max(tensors[*workspace].bytes, buffer.bytes);
       continue;
     }
-    tensors.push_back({buffer.bytes, buffer.start,
-                       buffer.destination ? kKeptForGood : buffer.end});
+    tensors.push_back(
+        {buffer.bytes, buffer.start,
+         buffer.destination ? kHeldThroughTheNextStep : buffer.end});
   }
   return tensors;
 }

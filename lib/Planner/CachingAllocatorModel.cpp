@@ -145,6 +145,8 @@ memplan::simulateCachingAllocator(const std::vector<TensorLifetime> &tensors,
   Allocator allocator;
   std::vector<std::pair<uint64_t, uint64_t>> blocks(tensors.size());
   std::vector<bool> allocated(tensors.size(), false);
+  // The previous step's results, freed when this step has returned.
+  std::vector<std::pair<uint64_t, uint64_t>> heldFromThePreviousStep;
   for (unsigned step = 0; step < std::max(steps, 1u); ++step) {
     // torch.cuda.reset_peak_memory_stats() before the last step: its peaks
     // start from what is allocated and reserved then.
@@ -171,8 +173,19 @@ memplan::simulateCachingAllocator(const std::vector<TensorLifetime> &tensors,
       allocated[index] = true;
     }
     // The step's tensors still allocated at its end are freed before the
-    // next one; those kept for good stay.
-    freeUpTo(kKeptForGood - 1);
+    // next one, but its results, held through the next step, and those kept
+    // for good; the previous step's results go now.
+    freeUpTo(kHeldThroughTheNextStep - 1);
+    for (std::pair<uint64_t, uint64_t> block : heldFromThePreviousStep)
+      allocator.free(block);
+    heldFromThePreviousStep.clear();
+    for (; nextFree < byEnd.size() &&
+           tensors[byEnd[nextFree]].end == kHeldThroughTheNextStep;
+         ++nextFree)
+      if (allocated[byEnd[nextFree]]) {
+        heldFromThePreviousStep.push_back(blocks[byEnd[nextFree]]);
+        allocated[byEnd[nextFree]] = false;
+      }
   }
   return allocator.peaks;
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-# Measures what PyTorch reports for one real training step, to set beside
+# Measures what PyTorch reports for one real training step (or, with
+# --inference, one forward pass without gradients), to set beside
 # memplan's modelled `max_memory_allocated` line (docs/memory-model.md, "The
 # GPU check"). It is a check harness for a GPU machine, not part of what
 # memplan ships: the reference it measures is PyTorch eager running a Hugging
@@ -9,14 +10,18 @@
 # are that case's alone). The model is built from a config.json with random
 # weights (nothing is downloaded), trained for three steps with
 # torch.optim.AdamW; the peak is read over the second step, when AdamW's
-# states exist, as memplan's graph assumes. Prints one JSON line.
+# states exist, as memplan's graph assumes. With --inference, three forward
+# passes under torch.inference_mode() without a KV cache (memplan-gen's
+# --mode prefill), each one's logits held until the next has returned, as a
+# loop that reassigns them holds them; the peak is the second pass's.
+# Prints one JSON line.
 #
 #   training-peaks.py NAME --config FILE --seq S --batch B --dtype f32|bf16
 #       [--checkpointing] [--lora-rank R --lora-targets q,v]
 #       [--head causal-lm|classification] [--attn sdpa|eager]
 #       [--optimizer-impl foreach|for-loop] [--keep-grads]
 #       [--grad-accum N] [--sdpa-backends LIST] [--ddp] [--breakdown]
-#       [--set KEY=VALUE ...]
+#       [--inference] [--set KEY=VALUE ...]
 
 import argparse
 import json
@@ -73,6 +78,34 @@ def breakdown(snapshot, base):
                        if e["action"] in kept]}
 
 
+def inference(a, model, config, torch):
+    """Three forward passes without gradients or a KV cache; the peaks of
+    the second, the previous pass's logits held through it."""
+    model.eval()
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    ids = torch.randint(0, config.vocab_size, (a.batch, a.seq),
+                        device="cuda", generator=gen)
+    peaks, logits = [], None
+    for step in range(3):
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
+        record = {"step": step,
+                  "allocated_at_start": torch.cuda.memory_allocated()}
+        began = time.perf_counter()
+        with torch.inference_mode():
+            logits = model(input_ids=ids, use_cache=False).logits
+        torch.cuda.synchronize()
+        record.update({"max_memory_allocated":
+                       torch.cuda.max_memory_allocated(),
+                       "max_memory_reserved": torch.cuda.max_memory_reserved(),
+                       "seconds": round(time.perf_counter() - began, 4)})
+        peaks.append(record)
+    del logits
+    return {"steps": peaks,
+            "max_memory_allocated": peaks[1]["max_memory_allocated"],
+            "max_memory_reserved": peaks[1]["max_memory_reserved"]}
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("name")
@@ -104,6 +137,9 @@ def main():
                    help="wrap the model in DistributedDataParallel over one "
                    "rank (NCCL): its gradient buckets are a rank's whatever "
                    "the number of ranks")
+    p.add_argument("--inference", action="store_true",
+                   help="forward passes without gradients and without a KV "
+                   "cache (memplan-gen --mode prefill), not training steps")
     p.add_argument("--set", action="append", default=[],
                    help="override a config field, KEY=VALUE (JSON value)")
     a = p.parse_args()
@@ -158,6 +194,12 @@ def main():
         result["adapter_dtypes"] = sorted({str(t.dtype) for t in
                                            model.parameters()
                                            if t.requires_grad})
+    if a.inference:
+        if a.lora_rank or a.checkpointing or a.ddp or a.grad_accum != 1:
+            p.error("--inference measures a plain forward pass")
+        result.update(inference(a, model, config, torch))
+        print(json.dumps(result), flush=True)
+        return 0
     if a.checkpointing:
         model.gradient_checkpointing_enable(
             gradient_checkpointing_kwargs={"use_reentrant": False})

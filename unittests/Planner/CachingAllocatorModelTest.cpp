@@ -141,6 +141,23 @@ TEST(CachingAllocatorModelTest, KeptTensorsAreAllocatedOnce) {
   }
 }
 
+TEST(CachingAllocatorModelTest, AResultIsHeldThroughTheNextStep) {
+  // A 5 MiB result next to a kept 4 MiB weight: each step makes its own
+  // while the last one's is still held, so from the second step on two
+  // results are allocated at its end (14 MiB with the weight),
+  // all in the weight's 20 MiB segment; never three, since the one from
+  // two steps before is freed when the step before it has returned.
+  std::vector<TensorLifetime> step = {{4 * MiB, -1, kKeptForGood},
+                                      {5 * MiB, 0, kHeldThroughTheNextStep}};
+  EXPECT_EQ(simulateCachingAllocator(step, 1).maxAllocated, 9 * MiB);
+  for (unsigned steps : {2u, 3u, 4u}) {
+    CachingAllocatorPeaks peaks = simulateCachingAllocator(step, steps);
+    EXPECT_EQ(peaks.maxAllocated, 14 * MiB) << steps << " steps";
+    EXPECT_EQ(peaks.maxReserved, 20 * MiB) << steps << " steps";
+    EXPECT_EQ(peaks.segments, 1u) << steps << " steps";
+  }
+}
+
 TEST(CachingAllocatorModelTest, RandomProgramsKeepTheInvariants) {
   // Allocated is never below the live set's rounded bytes (a sweep written
   // here) nor above it by more than what unsplit blocks can add; reserved is

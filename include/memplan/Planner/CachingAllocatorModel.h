@@ -37,12 +37,18 @@
 
 namespace memplan {
 
-/// The end of a tensor that is never freed (the weights, a kept workspace).
+/// The end of a tensor that is never freed (the weights, a kept workspace):
+/// allocated in the first step only.
 constexpr int64_t kKeptForGood = std::numeric_limits<int64_t>::max();
+/// The end of a tensor a step returns: held until the next step has
+/// returned its own (a loop that reassigns the result drops the old one
+/// then), so a step ends with the last step's result and its own.
+constexpr int64_t kHeldThroughTheNextStep = kKeptForGood - 1;
 
 /// One tensor: `bytes`, allocated before position `start` and freed after
-/// position `end - 1` (as a plan's buffer lives over [start, end)), or
-/// never (`end` kKeptForGood).
+/// position `end - 1` (as a plan's buffer lives over [start, end)), never
+/// (`end` kKeptForGood), or at the end of the next step (`end`
+/// kHeldThroughTheNextStep).
 struct TensorLifetime {
   uint64_t bytes = 0;
   int64_t start = 0;
@@ -58,11 +64,12 @@ struct CachingAllocatorPeaks {
 /// Replays the tensors through the model `steps` times, as a training loop
 /// runs its step: at each position, the tensors whose lifetime ended are
 /// freed first, then those that start there are allocated, in the order
-/// given. A tensor kept for good is allocated in the first step only, and
-/// the later steps run on the segments the earlier ones left (never
-/// released). With more than one step the peaks are the last step's, as
-/// read after torch.cuda.reset_peak_memory_stats() before it; `segments`
-/// counts every step's.
+/// given. A tensor kept for good is allocated in the first step only; one
+/// held through the next step in every step, and freed at the end of the
+/// step after it. The later steps run on the segments the earlier ones
+/// left (never released). With more than one step the peaks are the last
+/// step's, as read after torch.cuda.reset_peak_memory_stats() before it;
+/// `segments` counts every step's.
 CachingAllocatorPeaks
 simulateCachingAllocator(const std::vector<TensorLifetime> &tensors,
                          unsigned steps = 1);
