@@ -18,6 +18,7 @@
 #include "memplan/Dialect/MemPlan/IR/TypeByteSize.h"
 #include "memplan/Planner/Problem.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <limits>
 
@@ -26,42 +27,83 @@ using namespace memplan;
 
 namespace {
 
+/// The first op of `body` that uses `argument` (its top-level ancestor, in
+/// program order), if any.
+Operation *firstUser(Block &body, BlockArgument argument,
+                     const BufferLiveness &liveness) {
+  Operation *first = nullptr;
+  for (Operation *user : argument.getUsers())
+    if (Operation *op = body.findAncestorOpInBlock(*user))
+      if (!first || liveness.getPosition(op) < liveness.getPosition(first))
+        first = op;
+  return first;
+}
+
 /// The function's tensors as PyTorch's eager mode holds them, each its own
-/// allocation: the arguments first, in order, kept for good (those created
-/// in the first step, memplan.created_in_first_step, from the first op that
-/// uses one of them, all together: torch.optim's `_init_group` makes every
-/// state before the first update); then each buffer over its planned
-/// lifetime, a returned one held through the next step (a loop holds the
-/// last result until the next has returned); the library workspace once, at its
-/// first use, for good (PyTorch keeps one cuBLAS workspace per handle).
+/// allocation: the arguments first, in order, kept for good; then each
+/// buffer over its planned lifetime, a returned one held through the next
+/// step (a loop holds the last result until the next has returned); the
+/// library workspace once, at its first use, for good (PyTorch keeps one
+/// cuBLAS workspace per handle).
+///
+/// Arguments the framework makes in the first step
+/// (memplan.created_in_first_step) are made there, as PyTorch makes them:
+/// optimizer states all together, before the first op that uses one of
+/// them (torch.optim's `_init_group` makes every state before the first
+/// update); a gradient accumulator (`.grad`) out of the first gradient it
+/// receives, whose memory it takes over (AccumulateGrad keeps that tensor
+/// as `.grad`): from that gradient's start, which is then not allocated
+/// in the first step. Which operand of the first op to use that is
+/// gradient is not known by the op's name: it is the operand in a buffer of
+/// the accumulator's size (else the accumulator is made at that op).
 std::vector<TensorLifetime> eagerTensors(FunctionOpInterface function,
                                          const BufferLiveness &liveness) {
   Block &body = function.getFunctionBody().front();
-  std::optional<int64_t> firstStepCreation;
-  for (BlockArgument argument : function.getArguments()) {
-    if (!isCreatedInFirstStep(function, argument.getArgNumber()))
-      continue;
-    for (Operation *user : argument.getUsers())
-      if (Operation *op = body.findAncestorOpInBlock(*user)) {
-        int64_t position = liveness.getPosition(op);
-        firstStepCreation =
-            std::min(firstStepCreation.value_or(position), position);
-      }
-  }
+  auto createdInFirstStep = [&](BlockArgument argument) {
+    return isCreatedInFirstStep(function, argument.getArgNumber());
+  };
+  auto role = [&](BlockArgument argument) {
+    return getArgumentRole(function, argument.getArgNumber());
+  };
+  std::optional<int64_t> statesMade;
+  for (BlockArgument argument : function.getArguments())
+    if (createdInFirstStep(argument) &&
+        role(argument) != ArgumentRole::GradientAccumulator)
+      if (Operation *op = firstUser(body, argument, liveness))
+        statesMade =
+            std::min(statesMade.value_or(INT64_MAX), liveness.getPosition(op));
+
   std::vector<TensorLifetime> tensors;
+  llvm::DenseSet<unsigned> takenOver; // buffers a .grad takes over
   for (BlockArgument argument : function.getArguments()) {
     ByteSize size = getByteSize(argument.getType());
     if (!size.ok() || isHostArgument(function, argument.getArgNumber()))
       continue;
     // An argument created in the first step that no op uses is made by
     // nothing in it: there from the start, as the others.
-    int64_t start = isCreatedInFirstStep(function, argument.getArgNumber())
-                        ? firstStepCreation.value_or(-1)
-                        : -1;
+    int64_t start = -1;
+    if (createdInFirstStep(argument) &&
+        role(argument) == ArgumentRole::GradientAccumulator) {
+      if (Operation *op = firstUser(body, argument, liveness)) {
+        start = liveness.getPosition(op);
+        for (Value operand : op->getOperands()) {
+          std::optional<unsigned> index = liveness.getBufferIndex(operand);
+          if (operand == argument || !index ||
+              liveness.getBuffers()[*index].bytes != size.bytes ||
+              takenOver.contains(*index))
+            continue;
+          start = liveness.getBuffers()[*index].start;
+          takenOver.insert(*index);
+          break;
+        }
+      }
+    } else if (createdInFirstStep(argument)) {
+      start = statesMade.value_or(-1);
+    }
     tensors.push_back({size.bytes, start, kKeptForGood});
   }
   std::optional<size_t> workspace;
-  for (const LiveBuffer &buffer : liveness.getBuffers()) {
+  for (auto [index, buffer] : llvm::enumerate(liveness.getBuffers())) {
     if (buffer.isLibraryWorkspace()) {
       if (!workspace) {
         workspace = tensors.size();
@@ -71,9 +113,11 @@ std::vector<TensorLifetime> eagerTensors(FunctionOpInterface function,
           std::max(tensors[*workspace].bytes, buffer.bytes);
       continue;
     }
-    tensors.push_back(
-        {buffer.bytes, buffer.start,
-         buffer.destination ? kHeldThroughTheNextStep : buffer.end});
+    TensorLifetime tensor{buffer.bytes, buffer.start,
+                          buffer.destination ? kHeldThroughTheNextStep
+                                             : buffer.end};
+    tensor.fromTheSecondStep = takenOver.contains(index);
+    tensors.push_back(tensor);
   }
   return tensors;
 }

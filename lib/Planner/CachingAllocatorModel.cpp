@@ -169,6 +169,8 @@ memplan::simulateCachingAllocator(const std::vector<TensorLifetime> &tensors,
         continue;
       if (step && tensor.end == kKeptForGood)
         continue; // allocated in the first step, never freed
+      if (!step && tensor.fromTheSecondStep)
+        continue;
       blocks[index] = allocator.allocate(tensor.bytes);
       allocated[index] = true;
     }

@@ -150,11 +150,12 @@ static llvm::cl::opt<bool> fusedQkv(
     llvm::cl::desc("Train: the attention as LitGPT computes it, from a "
                    "fused QKV projection (as memplan-gen)"),
     llvm::cl::cat(toolOptions));
-static llvm::cl::opt<bool> optimizerStateInFirstStep(
-    "optimizer-state-in-first-step",
-    llvm::cl::desc("Train: the optimizer makes its states in the first step, "
-                   "as torch.optim does (as memplan-gen; default: the "
-                   "stack's; layouts with ZeRO or FSDP make theirs before)"),
+static llvm::cl::opt<bool> createdInFirstStep(
+    "created-in-first-step",
+    llvm::cl::desc("Train: the optimizer's states and .grad are made in the "
+                   "first step, as torch.optim and autograd make them (as "
+                   "memplan-gen; default: the stack's; layouts with ZeRO or "
+                   "FSDP make theirs before)"),
     llvm::cl::cat(toolOptions));
 static llvm::cl::list<std::string>
     loraTargets("lora-targets",
@@ -452,9 +453,9 @@ int main(int argc, char **argv) {
   if (cudaContext < -1)
     return fail("--cuda-context must be 0 or more bytes");
   bool train = *mode == Mode::Train;
-  if (optimizerStateInFirstStep && !train)
-    return fail("--optimizer-state-in-first-step models a training step's "
-                "optimizer states: it needs --mode train");
+  if (createdInFirstStep && !train)
+    return fail("--created-in-first-step models what a training step "
+                "makes in its first run: it needs --mode train");
   if (fusedQkv && !train)
     return fail("--fused-qkv models what LitGPT's attention keeps for its "
                 "backward pass: it needs --mode train");
@@ -563,10 +564,9 @@ int main(int argc, char **argv) {
     base.eagerRmsNorm = *eagerRmsNorm;
     base.fusedQkv =
         fusedQkv.getNumOccurrences() ? bool(fusedQkv) : stack->fusedQkv;
-    base.optimizerStateInFirstStep =
-        optimizerStateInFirstStep.getNumOccurrences()
-            ? bool(optimizerStateInFirstStep)
-            : stack->optimizerStateInFirstStep;
+    base.createdInFirstStep = createdInFirstStep.getNumOccurrences()
+                                  ? bool(createdInFirstStep)
+                                  : stack->createdInFirstStep;
     if (stack->huggingFaceModel)
       applyHuggingFaceModel(base, attentionKind.getNumOccurrences() > 0);
     base.dropout = stack->modelDropout ? base.model.trainingDropout() : 0.0;

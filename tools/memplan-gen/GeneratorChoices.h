@@ -81,9 +81,10 @@ struct StackPreset {
   /// they are (enable_gqa), which only the math kernel takes in f32, and
   /// its gelu_new is eager PyTorch code (applyHuggingFaceModel).
   bool huggingFaceModel = false;
-  /// The optimizer is torch.optim's, which makes its states in the first
-  /// step, not before it (GeneratorOptions::optimizerStateInFirstStep).
-  bool optimizerStateInFirstStep = false;
+  /// The optimizer is torch.optim's and the gradients autograd's .grad,
+  /// which are made in the first step, not before it
+  /// (GeneratorOptions::createdInFirstStep).
+  bool createdInFirstStep = false;
 };
 
 /// The presets, documented in docs/generator.md. Every stack here runs

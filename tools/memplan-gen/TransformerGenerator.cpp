@@ -846,9 +846,15 @@ SmallVector<std::pair<Value, Value>> TransformerGenerator::accumulate(
     std::string name =
         "w" + std::to_string(cast<BlockArgument>(weight).getArgNumber());
     Value &buffer = gradientBuffers[weight];
-    if (!buffer)
+    if (!buffer) {
       buffer = g.argument(type.getShape(), element,
                           ArgumentRole::GradientAccumulator, name + ".grad");
+      // PyTorch's .grad, in the weight's type, is made by autograd from the
+      // first gradient; an f32 buffer is a framework's, made before.
+      if (o.marksCreatedInFirstStep() &&
+          o.gradientBuffer == GradientBuffer::WeightType)
+        g.createInFirstStep(buffer);
+    }
     buffer = g.accumulateInto(buffer, gradient);
     gradient = buffer;
   }
@@ -909,8 +915,7 @@ void TransformerGenerator::optimizerStep(
                      ArrayRef<int64_t> shape, Type element) {
       update.operands.push_back(
           g.argument(shape, element, role, name + suffix));
-      if (role == ArgumentRole::OptimizerState &&
-          o.marksOptimizerStateInFirstStep())
+      if (role == ArgumentRole::OptimizerState && o.marksCreatedInFirstStep())
         g.createInFirstStep(update.operands.back());
       update.types.push_back(update.operands.back().getType());
       update.aliases.push_back(update.operands.size() - 1);

@@ -231,11 +231,11 @@ struct GeneratorOptions {
     return trainingKvCache && mode == Mode::Train &&
            checkpointing == Checkpointing::None;
   }
-  /// Whether the step's optimizer states are marked as made in its first
-  /// step: asked for, in training, without ZeRO or FSDP (whose sharded
-  /// states exist before it).
-  bool marksOptimizerStateInFirstStep() const {
-    return optimizerStateInFirstStep && mode == Mode::Train &&
+  /// Whether the step's optimizer states and .grad buffers are marked as
+  /// made in its first step: asked for, in training, without ZeRO or FSDP
+  /// (whose sharded states and gradients exist before it).
+  bool marksCreatedInFirstStep() const {
+    return createdInFirstStep && mode == Mode::Train &&
            dataParallel.zeroStage == 0;
   }
   /// The AdamW implementation the step runs: optimizerImpl, except that a
@@ -255,13 +255,14 @@ struct GeneratorOptions {
   bool eagerGeluNew = false;
   /// Train: the optimizer is torch.optim's, which makes a weight's states
   /// (AdamW's moments, SGD's momentum, ...) in its first step, all of them
-  /// before the first update, not before the step: the state arguments are
-  /// marked memplan.created_in_first_step, and the caching-allocator model
-  /// of the memory report allocates them there, after the first step's
-  /// activations are freed, as PyTorch's allocator sees them. ZeRO's and
-  /// FSDP's steps make theirs before the first step
-  /// (marksOptimizerStateInFirstStep).
-  bool optimizerStateInFirstStep = false;
+  /// before the first update, and the gradient buffers (`gradientBuffer`
+  /// WeightType) are autograd's .grad, made from each weight's first
+  /// gradient, not before the step: those arguments are marked
+  /// memplan.created_in_first_step, and the caching-allocator model of the
+  /// memory report allocates them there, as PyTorch's allocator sees them.
+  /// ZeRO's and FSDP's steps make theirs before the first step
+  /// (marksCreatedInFirstStep).
+  bool createdInFirstStep = false;
   /// The LLaMA family's RMSNorm as eager PyTorch code runs it (Hugging
   /// Face's LlamaRMSNorm, LitGPT): the input upcast to f32 and that copy
   /// kept for the backward pass, instead of one fused kernel keeping the

@@ -136,10 +136,12 @@ static llvm::cl::opt<bool> trainingKvCache(
                    "and, through q, all of c_attn's output (default: on "
                    "with --stack hf-trainer and deepspeed-zero0)"),
     llvm::cl::cat(toolOptions));
-static llvm::cl::opt<bool> optimizerStateInFirstStep(
-    "optimizer-state-in-first-step",
-    llvm::cl::desc("Train: the optimizer makes its states in the first step, "
-                   "all before its first update, as torch.optim does, not "
+static llvm::cl::opt<bool> createdInFirstStep(
+    "created-in-first-step",
+    llvm::cl::desc("Train: the optimizer's states and the gradient buffers "
+                   "in the weights' type are made in the first step, as "
+                   "torch.optim (all states before its first update) and "
+                   "autograd (.grad from the first gradient) make them, not "
                    "before the step; the memory report's caching-allocator "
                    "model then allocates them there (default: on with "
                    "--stack hf-trainer and litgpt, without ZeRO)"),
@@ -437,10 +439,9 @@ int main(int argc, char **argv) {
   options.optimizer = *optimizer;
   options.optimizerImpl = *optimizerImpl;
   options.optimizerImplFromStack = optimizerImplFromStack;
-  options.optimizerStateInFirstStep =
-      optimizerStateInFirstStep.getNumOccurrences()
-          ? bool(optimizerStateInFirstStep)
-          : trainStack && stack->optimizerStateInFirstStep;
+  options.createdInFirstStep = createdInFirstStep.getNumOccurrences()
+                                   ? bool(createdInFirstStep)
+                                   : trainStack && stack->createdInFirstStep;
   options.bertHead = *head;
   options.numLabels = numLabels;
   options.dropout = dropoutProbability;
@@ -486,12 +487,12 @@ int main(int argc, char **argv) {
   if (zeroPrefetch.getNumOccurrences() && options.dataParallel.zeroStage != 3)
     return fail("--zero-prefetch chooses when ZeRO-3 gathers weights; give "
                 "--zero 3");
-  if (optimizerStateInFirstStep.getNumOccurrences() &&
-      optimizerStateInFirstStep &&
+  if (createdInFirstStep.getNumOccurrences() && createdInFirstStep &&
       (options.mode != Mode::Train || options.dataParallel.zeroStage > 0))
-    return fail("--optimizer-state-in-first-step models torch.optim's "
-                "states in a training step without ZeRO or FSDP, whose "
-                "sharded states are made before the first step");
+    return fail("--created-in-first-step models what torch.optim and "
+                "autograd make in a training step without ZeRO or FSDP, "
+                "whose sharded states and gradients are made before the "
+                "first step");
   options.layers = layers;
   options.batch = batch;
   options.seq = seq;
@@ -609,8 +610,8 @@ int main(int argc, char **argv) {
     output->os() << " --train-kv-cache";
   if (options.eagerGeluNew)
     output->os() << " --eager-gelu";
-  if (options.marksOptimizerStateInFirstStep())
-    output->os() << " --optimizer-state-in-first-step";
+  if (options.marksCreatedInFirstStep())
+    output->os() << " --created-in-first-step";
   if (qlora)
     output->os() << " --qlora";
   if (doubleQuant)

@@ -53,6 +53,9 @@ struct TensorLifetime {
   uint64_t bytes = 0;
   int64_t start = 0;
   int64_t end = 0;
+  /// Not allocated in the first step, where another tensor holds its
+  /// memory (the `.grad` that takes over the first gradient).
+  bool fromTheSecondStep = false;
 };
 
 struct CachingAllocatorPeaks {

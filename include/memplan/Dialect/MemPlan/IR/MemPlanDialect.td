@@ -54,8 +54,8 @@ def MemPlan_Dialect : Dialect {
     // ZeRO-Offload's optimizer partition. Not in the device total.
     "::mlir::UnitAttr":$host,
     // On an argument the framework creates in the first step, not before
-    // it: torch.optim's optimizer states. Read by the caching-allocator
-    // model of --memplan-memory-report.
+    // it: torch.optim's optimizer states, autograd's .grad. Read by the
+    // caching-allocator model of --memplan-memory-report.
     "::mlir::UnitAttr":$created_in_first_step,
     "::mlir::StringAttr":$name,
     "::mlir::ArrayAttr":$result_roles,

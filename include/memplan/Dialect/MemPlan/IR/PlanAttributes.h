@@ -49,14 +49,16 @@
 //                                       the device total
 //   memplan.created_in_first_step       on a function argument: the
 //                                       framework creates it during the
-//                                       first step, not before it
-//                                       (torch.optim makes an optimizer's
-//                                       states when it first runs, all of
-//                                       them before its first update); the
+//                                       first step, not before it; the
 //                                       caching-allocator model allocates
-//                                       these together, in argument order,
-//                                       before the first op that uses one,
-//                                       in the first of the steps it runs
+//                                       it there in the first of the steps
+//                                       it runs: optimizer states together,
+//                                       in argument order, before the first
+//                                       op that uses one (torch.optim makes
+//                                       them all before its first update),
+//                                       a gradient accumulator in place of
+//                                       the first gradient it receives
+//                                       (autograd keeps that as .grad)
 //   memplan.result_roles = [#memplan.result_role<gradient>, ...]
 //                                       on an op: what each result holds
 //                                       (activation, gradient, loss,
