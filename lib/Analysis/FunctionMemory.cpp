@@ -20,7 +20,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/DenseSet.h"
 
-#include <limits>
+#include <cstdint>
 
 using namespace mlir;
 using namespace memplan;
@@ -53,9 +53,10 @@ Operation *firstUser(Block &body, BlockArgument argument,
 /// update); a gradient accumulator (`.grad`) out of the first gradient it
 /// receives, whose memory it takes over (AccumulateGrad keeps that tensor
 /// as `.grad`): from that gradient's start, which is then not allocated
-/// in the first step. Which operand of the first op to use that is
-/// gradient is not known by the op's name: it is the operand in a buffer of
-/// the accumulator's size (else the accumulator is made at that op).
+/// in the first step. The gradient is found without knowing the op by
+/// name: it is the operand of the accumulator's first op held in a buffer
+/// of the accumulator's size (if none is, the accumulator is made at that
+/// op).
 std::vector<TensorLifetime> eagerTensors(FunctionOpInterface function,
                                          const BufferLiveness &liveness) {
   Block &body = function.getFunctionBody().front();

@@ -158,6 +158,22 @@ TEST(CachingAllocatorModelTest, AResultIsHeldThroughTheNextStep) {
   }
 }
 
+TEST(CachingAllocatorModelTest, ATensorFromTheSecondStepIsNotInTheFirst) {
+  // A kept 12 MiB buffer made at position 0 of the first step, where it
+  // holds what a 12 MiB tensor of the later steps holds (a .grad that took
+  // over its first gradient): 12 MiB in the first step, 24 MiB after.
+  TensorLifetime taken{12 * MiB, 0, 2};
+  taken.fromTheSecondStep = true;
+  std::vector<TensorLifetime> step = {{12 * MiB, 0, kKeptForGood}, taken};
+  CachingAllocatorPeaks first = simulateCachingAllocator(step, 1);
+  EXPECT_EQ(first.maxAllocated, 12 * MiB);
+  EXPECT_EQ(first.segments, 1u);
+  CachingAllocatorPeaks second = simulateCachingAllocator(step, 2);
+  EXPECT_EQ(second.maxAllocated, 24 * MiB);
+  EXPECT_EQ(second.maxReserved, 24 * MiB);
+  EXPECT_EQ(second.segments, 2u);
+}
+
 TEST(CachingAllocatorModelTest, RandomProgramsKeepTheInvariants) {
   // Allocated is never below the live set's rounded bytes (a sweep written
   // here) nor above it by more than what unsplit blocks can add; reserved is
