@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <random>
+#include <tuple>
 
 using namespace memplan;
 
@@ -25,6 +26,14 @@ constexpr uint64_t KiB = 1024, MiB = 1024 * 1024;
 
 CachingAllocatorPeaks run(std::vector<TensorLifetime> tensors) {
   return simulateCachingAllocator(tensors);
+}
+
+/// The three peaks of `tensors` run for `steps` steps, as one comparable
+/// value (allocated, reserved, segments).
+std::tuple<uint64_t, uint64_t, uint64_t>
+peaksOf(const std::vector<TensorLifetime> &tensors, unsigned steps) {
+  CachingAllocatorPeaks peaks = simulateCachingAllocator(tensors, steps);
+  return {peaks.maxAllocated, peaks.maxReserved, peaks.segments};
 }
 
 TEST(CachingAllocatorModelTest, SmallRequestsRoundTo512InA2MiBSegment) {
@@ -112,20 +121,11 @@ TEST(CachingAllocatorModelTest, LaterStepsRunOnTheFirstStepsSegments) {
   // segment; its peaks start from the kept 4 MiB and 20 MiB reserved.
   std::vector<TensorLifetime> step = {{20 * MiB, 0, 1},
                                       {4 * MiB, 1, kKeptForGood}};
-  CachingAllocatorPeaks first = simulateCachingAllocator(step, 1);
-  EXPECT_EQ(first.maxAllocated, 20 * MiB);
-  EXPECT_EQ(first.maxReserved, 20 * MiB);
-  EXPECT_EQ(first.segments, 1u);
-  CachingAllocatorPeaks second = simulateCachingAllocator(step, 2);
-  EXPECT_EQ(second.maxAllocated, 24 * MiB);
-  EXPECT_EQ(second.maxReserved, 40 * MiB);
-  EXPECT_EQ(second.segments, 2u);
+  EXPECT_EQ(peaksOf(step, 1), std::make_tuple(20 * MiB, 20 * MiB, 1u));
+  EXPECT_EQ(peaksOf(step, 2), std::make_tuple(24 * MiB, 40 * MiB, 2u));
   // A third step finds both segments free but the kept tensor's block:
   // nothing new.
-  CachingAllocatorPeaks third = simulateCachingAllocator(step, 3);
-  EXPECT_EQ(third.maxAllocated, 24 * MiB);
-  EXPECT_EQ(third.maxReserved, 40 * MiB);
-  EXPECT_EQ(third.segments, 2u);
+  EXPECT_EQ(peaksOf(step, 3), std::make_tuple(24 * MiB, 40 * MiB, 2u));
 }
 
 TEST(CachingAllocatorModelTest, KeptTensorsAreAllocatedOnce) {
@@ -133,12 +133,9 @@ TEST(CachingAllocatorModelTest, KeptTensorsAreAllocatedOnce) {
   // every step; the weight is not allocated again (8 MiB, not 12).
   std::vector<TensorLifetime> step = {{4 * MiB, -1, kKeptForGood},
                                       {4 * MiB, 0, 1}};
-  for (unsigned steps : {1u, 2u, 3u}) {
-    CachingAllocatorPeaks peaks = simulateCachingAllocator(step, steps);
-    EXPECT_EQ(peaks.maxAllocated, 8 * MiB) << steps << " steps";
-    EXPECT_EQ(peaks.maxReserved, 20 * MiB) << steps << " steps";
-    EXPECT_EQ(peaks.segments, 1u) << steps << " steps";
-  }
+  for (unsigned steps : {1u, 2u, 3u})
+    EXPECT_EQ(peaksOf(step, steps), std::make_tuple(8 * MiB, 20 * MiB, 1u))
+        << steps << " steps";
 }
 
 TEST(CachingAllocatorModelTest, AResultIsHeldThroughTheNextStep) {
@@ -150,12 +147,9 @@ TEST(CachingAllocatorModelTest, AResultIsHeldThroughTheNextStep) {
   std::vector<TensorLifetime> step = {{4 * MiB, -1, kKeptForGood},
                                       {5 * MiB, 0, kHeldThroughTheNextStep}};
   EXPECT_EQ(simulateCachingAllocator(step, 1).maxAllocated, 9 * MiB);
-  for (unsigned steps : {2u, 3u, 4u}) {
-    CachingAllocatorPeaks peaks = simulateCachingAllocator(step, steps);
-    EXPECT_EQ(peaks.maxAllocated, 14 * MiB) << steps << " steps";
-    EXPECT_EQ(peaks.maxReserved, 20 * MiB) << steps << " steps";
-    EXPECT_EQ(peaks.segments, 1u) << steps << " steps";
-  }
+  for (unsigned steps : {2u, 3u, 4u})
+    EXPECT_EQ(peaksOf(step, steps), std::make_tuple(14 * MiB, 20 * MiB, 1u))
+        << steps << " steps";
 }
 
 TEST(CachingAllocatorModelTest, ATensorFromTheSecondStepIsNotInTheFirst) {
@@ -165,13 +159,8 @@ TEST(CachingAllocatorModelTest, ATensorFromTheSecondStepIsNotInTheFirst) {
   TensorLifetime taken{12 * MiB, 0, 2};
   taken.fromTheSecondStep = true;
   std::vector<TensorLifetime> step = {{12 * MiB, 0, kKeptForGood}, taken};
-  CachingAllocatorPeaks first = simulateCachingAllocator(step, 1);
-  EXPECT_EQ(first.maxAllocated, 12 * MiB);
-  EXPECT_EQ(first.segments, 1u);
-  CachingAllocatorPeaks second = simulateCachingAllocator(step, 2);
-  EXPECT_EQ(second.maxAllocated, 24 * MiB);
-  EXPECT_EQ(second.maxReserved, 24 * MiB);
-  EXPECT_EQ(second.segments, 2u);
+  EXPECT_EQ(peaksOf(step, 1), std::make_tuple(12 * MiB, 12 * MiB, 1u));
+  EXPECT_EQ(peaksOf(step, 2), std::make_tuple(24 * MiB, 24 * MiB, 2u));
 }
 
 TEST(CachingAllocatorModelTest, RandomProgramsKeepTheInvariants) {
