@@ -109,9 +109,8 @@ inline const std::pair<llvm::StringRef, StackPreset> kStacks[] = {
     {"megatron", {true, "f32", "f32", "fused", "fused"}},
     // LitGPT's fine-tuning scripts (bf16-true): no dropout in its models,
     // its cross-entropy on bf16 logits, its RMSNorm in f32, torch's AdamW
-    // (states made in the first step), its attention (a fused QKV projection,
-    // SDPA) and its fused QKV
-    // adapter's one LoRA dropout.
+    // (states made in the first step), its attention (a fused QKV
+    // projection, SDPA) and its fused QKV adapter's one LoRA dropout.
     {"litgpt",
      {false, "fused", "", "eager", "foreach", true, true, true, false, true}},
 };

@@ -50,7 +50,8 @@ public:
                        bool host = false);
   mlir::Value indexArgument(llvm::StringRef name);
   /// Marks `argument` as made by the framework during the first step
-  /// (memplan.created_in_first_step): torch.optim's optimizer states.
+  /// (memplan.created_in_first_step): torch.optim's optimizer states,
+  /// autograd's .grad.
   void createInFirstStep(mlir::Value argument);
   /// Makes a weight argument frozen (LoRA's base weights): it gets no
   /// gradient, and nothing is kept or computed for one.
