@@ -23,6 +23,7 @@
 #include "GpuTarget.h"
 #include "HfConfig.h"
 #include "ModelConfig.h"
+#include "StackPresets.h"
 #include "TransformerGenerator.h"
 
 #include "memplan/Support/AlgorithmOption.h"
@@ -401,18 +402,22 @@ int main(int argc, char **argv) {
       parseChoice<StackPreset>("stack", stackName, kStacks, error);
   std::optional<Optimizer> optimizer =
       parseChoice<Optimizer>("optimizer", optimizerKind, kOptimizers, error);
-  std::optional<bool> eagerRmsNorm = parseChoice<bool>(
-      "RMSNorm",
-      rmsNormKind.getNumOccurrences() ? llvm::StringRef(rmsNormKind)
-      : stack                         ? stack->rmsNorm
-                                      : llvm::StringRef("fused"),
-      kRmsNormKinds, error);
-  std::optional<OptimizerImpl> optimizerImpl = parseChoice<OptimizerImpl>(
-      "optimizer implementation",
-      optimizerImplKind.getNumOccurrences() ? llvm::StringRef(optimizerImplKind)
-      : stack && optimizerKind == "adamw"   ? stack->optimizerImpl
-                                            : llvm::StringRef("fused"),
-      kOptimizerImpls, error);
+  // What the command line chose of a stack's choices; the rest is the
+  // stack's (applyStack, for each candidate).
+  StackOverrides given;
+  if (rmsNormKind.getNumOccurrences())
+    given.eagerRmsNorm =
+        parseChoice<bool>("RMSNorm", rmsNormKind, kRmsNormKinds, error);
+  if (optimizerImplKind.getNumOccurrences())
+    given.optimizerImpl = parseChoice<OptimizerImpl>(
+        "optimizer implementation", optimizerImplKind, kOptimizerImpls, error);
+  if (fusedQkv.getNumOccurrences())
+    given.fusedQkv = fusedQkv;
+  if (loraDropoutShared.getNumOccurrences())
+    given.loraDropoutShared = loraDropoutShared;
+  if (createdInFirstStep.getNumOccurrences())
+    given.createdInFirstStep = createdInFirstStep;
+  given.attentionGiven = attentionKind.getNumOccurrences() > 0;
   std::optional<bool> onPytorch = parseChoice<bool>(
       "measure", fitOn, {{"plan", false}, {"pytorch", true}}, error);
   std::vector<Method> methods;
@@ -556,23 +561,8 @@ int main(int argc, char **argv) {
   base.activationType = activationDtype;
   base.unfusedAttention = *unfused;
   base.matmulWorkspace = recommendedCublasWorkspace(*capability);
-  if (train) {
+  if (train)
     base.optimizer = *optimizer;
-    base.optimizerImpl = *optimizerImpl;
-    base.optimizerImplFromStack = !optimizerImplKind.getNumOccurrences();
-    base.loss = stack->loss == "f32" ? Loss::F32 : Loss::Fused;
-    base.eagerRmsNorm = *eagerRmsNorm;
-    base.fusedQkv =
-        fusedQkv.getNumOccurrences() ? bool(fusedQkv) : stack->fusedQkv;
-    base.createdInFirstStep = createdInFirstStep.getNumOccurrences()
-                                  ? bool(createdInFirstStep)
-                                  : stack->createdInFirstStep;
-    if (stack->huggingFaceModel)
-      applyHuggingFaceModel(base, attentionKind.getNumOccurrences() > 0);
-    base.dropout = stack->modelDropout ? base.model.trainingDropout() : 0.0;
-    base.gradientBuffer =
-        stack->gradBuffer == "f32" ? GradientBuffer::F32 : GradientBuffer::None;
-  }
 
   // The candidates in order of preference: what is trained first (it changes
   // the model that comes out), then the precision (it changes the numbers),
@@ -596,13 +586,16 @@ int main(int argc, char **argv) {
         if (method != Method::Full) {
           candidate.options.loraRank = loraRank;
           candidate.options.loraDropout = loraDropout;
-          candidate.options.loraDropoutShared =
-              loraDropoutShared.getNumOccurrences()
-                  ? bool(loraDropoutShared)
-                  : stack->loraDropoutShared && loraDropout > 0;
           if (targets)
             candidate.options.loraTargets = targets;
           candidate.options.qlora = method == Method::Qlora;
+        }
+        if (train) {
+          // A full fine-tuning has no LoRA dropout to share.
+          StackOverrides candidateGiven = given;
+          if (method == Method::Full)
+            candidateGiven.loraDropoutShared = false;
+          applyStack(candidate.options, *stack, candidateGiven);
         }
         candidates.push_back(std::move(candidate));
       }

@@ -17,6 +17,7 @@
 #include "GpuTarget.h"
 #include "HfConfig.h"
 #include "ModelConfig.h"
+#include "StackPresets.h"
 #include "TransformerGenerator.h"
 
 #include "memplan/Dialect/MemPlan/IR/MemPlanDialect.h"
@@ -357,32 +358,57 @@ int main(int argc, char **argv) {
   std::string error;
   std::optional<StackPreset> stack =
       parseChoice<StackPreset>("stack", stackName, kStacks, error);
-  if (!stack)
+  std::optional<Mode> mode = parseChoice<Mode>("mode", modeName, kModes, error);
+  std::optional<bool> unfused =
+      parseChoice<bool>("attention", attentionKind, kAttentionKinds, error);
+  std::optional<Checkpointing> checkpointing = parseChoice<Checkpointing>(
+      "checkpointing", checkpointingKind, kCheckpointings, error);
+  std::optional<BertHead> head =
+      parseChoice<BertHead>("head", headKind,
+                            {{"mlm", BertHead::MaskedLm},
+                             {"classification", BertHead::Classification}},
+                            error);
+  std::optional<Optimizer> optimizer =
+      parseChoice<Optimizer>("optimizer", optimizerKind, kOptimizers, error);
+  // What the command line chose of a stack's choices; the rest is the
+  // stack's (applyStack), memplan's own without --stack, whose choices are
+  // every option's default.
+  StackOverrides given;
+  if (lossKind.getNumOccurrences())
+    given.loss = parseChoice<Loss>("loss", lossKind, kLosses, error);
+  if (rmsNormKind.getNumOccurrences())
+    given.eagerRmsNorm =
+        parseChoice<bool>("RMSNorm", rmsNormKind, kRmsNormKinds, error);
+  if (optimizerImplKind.getNumOccurrences())
+    given.optimizerImpl = parseChoice<OptimizerImpl>(
+        "optimizer implementation", optimizerImplKind, kOptimizerImpls, error);
+  if (gradBufferKind.getNumOccurrences())
+    given.gradientBuffer = parseChoice<GradientBuffer>(
+        "gradient buffer", gradBufferKind, kGradientBuffers, error);
+  if (dropoutProbability.getNumOccurrences())
+    given.dropout = dropoutProbability;
+  if (fusedQkv.getNumOccurrences())
+    given.fusedQkv = fusedQkv;
+  if (loraDropoutShared.getNumOccurrences())
+    given.loraDropoutShared = loraDropoutShared;
+  if (createdInFirstStep.getNumOccurrences())
+    given.createdInFirstStep = createdInFirstStep;
+  if (trainingKvCache.getNumOccurrences())
+    given.trainingKvCache = trainingKvCache;
+  if (eagerGelu.getNumOccurrences())
+    given.eagerGeluNew = eagerGelu;
+  given.attentionGiven = attentionKind.getNumOccurrences() > 0;
+  if (!error.empty())
     return fail(error);
   bool trainStack = stackName.getNumOccurrences() > 0;
-  // A preset fills in what the command line leaves unsaid.
-  if (trainStack && !lossKind.getNumOccurrences())
-    lossKind = stack->loss.str();
-  if (trainStack && !rmsNormKind.getNumOccurrences())
-    rmsNormKind = stack->rmsNorm.str();
-  // A preset's AdamW is its step without ZeRO (GeneratorOptions::
-  // effectiveOptimizerImpl).
-  bool optimizerImplFromStack = trainStack &&
-                                !optimizerImplKind.getNumOccurrences() &&
-                                optimizerKind == "adamw";
-  if (optimizerImplFromStack)
-    optimizerImplKind = stack->optimizerImpl.str();
-  if (!gradBufferKind.getNumOccurrences())
-    gradBufferKind = !stack->gradBuffer.empty() ? stack->gradBuffer.str()
-                     : gradAccum > 1            ? "weight"
-                                                : "none";
+  if (trainStack && *mode != Mode::Train)
+    return fail("--stack sets how a training step runs; it needs --mode "
+                "train");
   if (std::string mismatch =
           trainStack ? stackModelMismatch(stackName, *stack, options.model)
                      : "";
       !mismatch.empty())
     return fail(mismatch);
-  if (trainStack && !fusedQkv.getNumOccurrences())
-    fusedQkv = stack->fusedQkv;
   if (eagerGelu.getNumOccurrences() && eagerGelu && !options.model.geluNew)
     return fail("--eager-gelu computes gelu_new as Hugging Face's eager code "
                 "does; " +
@@ -393,68 +419,24 @@ int main(int argc, char **argv) {
                 "beside Hugging Face's KV cache; " +
                 options.model.name +
                 "'s k and v are copies with or without it");
-  if (trainStack && !loraDropoutShared.getNumOccurrences() && loraDropout > 0)
-    loraDropoutShared = stack->loraDropoutShared;
-  std::optional<Mode> mode = parseChoice<Mode>("mode", modeName, kModes, error);
-  std::optional<bool> unfused =
-      parseChoice<bool>("attention", attentionKind, kAttentionKinds, error);
-  std::optional<Checkpointing> checkpointing = parseChoice<Checkpointing>(
-      "checkpointing", checkpointingKind, kCheckpointings, error);
-  std::optional<bool> eagerRmsNorm =
-      parseChoice<bool>("RMSNorm", rmsNormKind, kRmsNormKinds, error);
-  std::optional<OptimizerImpl> optimizerImpl = parseChoice<OptimizerImpl>(
-      "optimizer implementation", optimizerImplKind, kOptimizerImpls, error);
-  std::optional<Loss> loss = parseChoice<Loss>(
-      "loss", lossKind, {{"fused", Loss::Fused}, {"f32", Loss::F32}}, error);
-  std::optional<GradientBuffer> gradientBuffer =
-      parseChoice<GradientBuffer>("gradient buffer", gradBufferKind,
-                                  {{"none", GradientBuffer::None},
-                                   {"weight", GradientBuffer::WeightType},
-                                   {"f32", GradientBuffer::F32}},
-                                  error);
-  std::optional<BertHead> head =
-      parseChoice<BertHead>("head", headKind,
-                            {{"mlm", BertHead::MaskedLm},
-                             {"classification", BertHead::Classification}},
-                            error);
-  std::optional<Optimizer> optimizer =
-      parseChoice<Optimizer>("optimizer", optimizerKind, kOptimizers, error);
-  if (!error.empty())
-    return fail(error);
-  if (trainStack && *mode != Mode::Train)
-    return fail("--stack sets how a training step runs; it needs --mode "
-                "train");
   if (trainingKvCache.getNumOccurrences() && trainingKvCache &&
       *mode != Mode::Train)
     return fail("--train-kv-cache models the cache a training step fills; it "
                 "needs --mode train");
-  options.mode = *mode;
-  options.unfusedAttention = *unfused;
-  options.checkpointing = *checkpointing;
-  options.loss = *loss;
-  options.eagerRmsNorm = *eagerRmsNorm;
   if (rmsNormKind.getNumOccurrences() && options.model.family != Family::Llama)
     return fail("--rms-norm chooses how the LLaMA family's RMSNorm runs; " +
                 options.model.name + " normalizes with LayerNorm");
+  options.mode = *mode;
+  options.unfusedAttention = *unfused;
+  options.checkpointing = *checkpointing;
   options.optimizer = *optimizer;
-  options.optimizerImpl = *optimizerImpl;
-  options.optimizerImplFromStack = optimizerImplFromStack;
-  options.createdInFirstStep = createdInFirstStep.getNumOccurrences()
-                                   ? bool(createdInFirstStep)
-                                   : trainStack && stack->createdInFirstStep;
   options.bertHead = *head;
   options.numLabels = numLabels;
-  options.dropout = dropoutProbability;
-  if (trainStack && stack->modelDropout &&
-      !dropoutProbability.getNumOccurrences())
-    options.dropout = options.model.trainingDropout();
   options.microBatches = gradAccum;
   options.checkpointLayers = checkpointLayers;
   options.loraRank = loraRank;
   options.qlora = qlora;
   options.loraDropout = loraDropout;
-  options.loraDropoutShared = loraDropoutShared;
-  options.fusedQkv = fusedQkv;
   options.doubleQuant = doubleQuant;
   if (!loraTargets.empty()) {
     options.loraTargets = 0;
@@ -468,7 +450,6 @@ int main(int argc, char **argv) {
     if (!loraRank)
       return fail("--lora-targets needs --lora-rank");
   }
-  options.gradientBuffer = *gradientBuffer;
   options.pipeline.stages = pipelineParallel;
   options.pipeline.stage = stageIndex;
   options.pipeline.virtualStages = virtualStages;
@@ -500,13 +481,7 @@ int main(int argc, char **argv) {
   options.weightType = weightDtype;
   options.quantGroup = quantGroup;
   options.activationType = activationDtype;
-  // Hugging Face's model code as a stack runs it; explicit options win.
-  if (trainStack && stack->huggingFaceModel)
-    applyHuggingFaceModel(options, attentionKind.getNumOccurrences() > 0);
-  if (trainingKvCache.getNumOccurrences())
-    options.trainingKvCache = trainingKvCache;
-  if (eagerGelu.getNumOccurrences())
-    options.eagerGeluNew = eagerGelu;
+  applyStack(options, *stack, given);
   if (layers < 0 || batch < 0 || seq < 0 || kvLen < 0)
     return fail("layers, batch, seq and kv-len must be positive");
   std::optional<int> capability = parseComputeCapability(gpuName);
@@ -577,8 +552,14 @@ int main(int argc, char **argv) {
       << (headKind != "mlm" ? " --head " + headKind + " --num-labels " +
                                   std::to_string(numLabels)
                             : std::string())
-      << (lossKind != "fused" ? " --loss " + lossKind : std::string())
-      << (rmsNormKind != "fused" ? " --rms-norm " + rmsNormKind : std::string())
+      << (options.loss != Loss::Fused
+              ? " --loss " + choiceName<Loss>(kLosses, options.loss).str()
+              : std::string())
+      // Only the LLaMA family has an RMSNorm (a stack's eager one
+      // changes nothing elsewhere, and --rms-norm is an error there).
+      << (options.eagerRmsNorm && options.model.family == Family::Llama
+              ? " --rms-norm eager"
+              : "")
       << (optimizerKind != "adamw" ? " --optimizer " + optimizerKind
                                    : std::string())
       << (options.effectiveOptimizerImpl() != OptimizerImpl::Fused
@@ -601,10 +582,10 @@ int main(int argc, char **argv) {
     if (loraDropout != 0)
       output->os() << " --lora-dropout "
                    << llvm::format("%g", double(loraDropout));
-    if (loraDropoutShared)
+    if (options.loraDropoutShared)
       output->os() << " --lora-dropout-shared";
   }
-  if (fusedQkv)
+  if (options.fusedQkv)
     output->os() << " --fused-qkv";
   if (options.keepsTrainingKvCache())
     output->os() << " --train-kv-cache";
@@ -618,8 +599,10 @@ int main(int argc, char **argv) {
     output->os() << " --double-quant";
   if (gradAccum != 1)
     output->os() << " --grad-accum " << gradAccum;
-  if (gradBufferKind != "none")
-    output->os() << " --grad-buffer " << gradBufferKind;
+  if (options.gradientBuffer != GradientBuffer::None)
+    output->os() << " --grad-buffer "
+                 << choiceName<GradientBuffer>(kGradientBuffers,
+                                               options.gradientBuffer);
   if (pipelineParallel != 1)
     output->os() << " --pipeline-parallel " << pipelineParallel
                  << (virtualStages != 1
