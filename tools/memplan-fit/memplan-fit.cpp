@@ -23,6 +23,7 @@
 #include "GpuTarget.h"
 #include "HfConfig.h"
 #include "ModelConfig.h"
+#include "StackOptions.h"
 #include "StackPresets.h"
 #include "TransformerGenerator.h"
 
@@ -44,6 +45,7 @@ using namespace memplan::gen;
 using namespace memplan::fit;
 
 static llvm::cl::OptionCategory toolOptions("memplan-fit options");
+static StackOptions stackOptions(toolOptions);
 
 static llvm::cl::opt<std::string>
     modelName("model", llvm::cl::desc("The model (set in main)"),
@@ -113,26 +115,10 @@ static llvm::cl::opt<std::string>
 static llvm::cl::opt<std::string>
     attentionKind("attention", llvm::cl::desc("fused (default) or unfused"),
                   llvm::cl::init("fused"), llvm::cl::cat(toolOptions));
-static llvm::cl::opt<std::string> stackName(
-    "stack",
-    llvm::cl::desc("Train: the training stack (memplan, the default, "
-                   "hf-trainer, deepspeed-zero0, megatron or litgpt; as "
-                   "memplan-gen)"),
-    llvm::cl::init("memplan"), llvm::cl::cat(toolOptions));
-static llvm::cl::opt<std::string> rmsNormKind(
-    "rms-norm",
-    llvm::cl::desc("LLaMA family: fused or eager RMSNorm (default: the "
-                   "stack's; as memplan-gen)"),
-    llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string> optimizerKind(
     "optimizer",
     llvm::cl::desc("Train: adamw (default), sgd, adafactor or adamw-8bit"),
     llvm::cl::init("adamw"), llvm::cl::cat(toolOptions));
-static llvm::cl::opt<std::string> optimizerImplKind(
-    "optimizer-impl",
-    llvm::cl::desc("Train, AdamW: fused, foreach or for-loop (default: the "
-                   "stack's; as memplan-gen)"),
-    llvm::cl::cat(toolOptions));
 static llvm::cl::opt<int64_t>
     loraRank("lora-rank",
              llvm::cl::desc("The rank of LoRA and QLoRA (default 8)"),
@@ -141,23 +127,6 @@ static llvm::cl::opt<double> loraDropout(
     "lora-dropout",
     llvm::cl::desc("LoRA's and QLoRA's lora_dropout probability (default 0)"),
     llvm::cl::init(0.0), llvm::cl::cat(toolOptions));
-static llvm::cl::opt<bool> loraDropoutShared(
-    "lora-dropout-shared",
-    llvm::cl::desc("One LoRA dropout per input, not per projection (as "
-                   "memplan-gen)"),
-    llvm::cl::cat(toolOptions));
-static llvm::cl::opt<bool> fusedQkv(
-    "fused-qkv",
-    llvm::cl::desc("Train: the attention as LitGPT computes it, from a "
-                   "fused QKV projection (as memplan-gen)"),
-    llvm::cl::cat(toolOptions));
-static llvm::cl::opt<bool> createdInFirstStep(
-    "created-in-first-step",
-    llvm::cl::desc("Train: the optimizer's states and .grad are made in the "
-                   "first step, as torch.optim and autograd make them (as "
-                   "memplan-gen; default: the stack's; layouts with ZeRO or "
-                   "FSDP make theirs before)"),
-    llvm::cl::cat(toolOptions));
 static llvm::cl::list<std::string>
     loraTargets("lora-targets",
                 llvm::cl::desc("The projections with adapters (default q,v)"),
@@ -398,25 +367,12 @@ int main(int argc, char **argv) {
   std::optional<Mode> mode = parseChoice<Mode>("mode", modeName, kModes, error);
   std::optional<bool> unfused =
       parseChoice<bool>("attention", attentionKind, kAttentionKinds, error);
-  std::optional<StackPreset> stack =
-      parseChoice<StackPreset>("stack", stackName, kStacks, error);
+  std::optional<StackPreset> stack = stackOptions.preset(error);
   std::optional<Optimizer> optimizer =
       parseChoice<Optimizer>("optimizer", optimizerKind, kOptimizers, error);
   // What the command line chose of a stack's choices; the rest is the
   // stack's (applyStack, for each candidate).
-  StackOverrides given;
-  if (rmsNormKind.getNumOccurrences())
-    given.eagerRmsNorm =
-        parseChoice<bool>("RMSNorm", rmsNormKind, kRmsNormKinds, error);
-  if (optimizerImplKind.getNumOccurrences())
-    given.optimizerImpl = parseChoice<OptimizerImpl>(
-        "optimizer implementation", optimizerImplKind, kOptimizerImpls, error);
-  if (fusedQkv.getNumOccurrences())
-    given.fusedQkv = fusedQkv;
-  if (loraDropoutShared.getNumOccurrences())
-    given.loraDropoutShared = loraDropoutShared;
-  if (createdInFirstStep.getNumOccurrences())
-    given.createdInFirstStep = createdInFirstStep;
+  StackOverrides given = stackOptions.given(error);
   given.attentionGiven = attentionKind.getNumOccurrences() > 0;
   std::optional<bool> onPytorch = parseChoice<bool>(
       "measure", fitOn, {{"plan", false}, {"pytorch", true}}, error);
@@ -449,19 +405,21 @@ int main(int argc, char **argv) {
   if (seq < 0 || kvLen < 0 || layers < 0)
     return fail("seq, kv-len and layers must be positive");
   if (std::string mismatch =
-          stack ? stackModelMismatch(stackName, *stack, base.model) : "";
+          stack ? stackModelMismatch(stackOptions.stack, *stack, base.model)
+                : "";
       !mismatch.empty())
     return fail(mismatch);
-  if (rmsNormKind.getNumOccurrences() && base.model.family != Family::Llama)
+  if (stackOptions.rmsNorm.getNumOccurrences() &&
+      base.model.family != Family::Llama)
     return fail("--rms-norm chooses how the LLaMA family's RMSNorm runs; " +
                 base.model.name + " normalizes with LayerNorm");
   if (cudaContext < -1)
     return fail("--cuda-context must be 0 or more bytes");
   bool train = *mode == Mode::Train;
-  if (createdInFirstStep && !train)
+  if (stackOptions.createdInFirstStep && !train)
     return fail("--created-in-first-step models what a training step "
                 "makes in its first run: it needs --mode train");
-  if (fusedQkv && !train)
+  if (stackOptions.fusedQkv && !train)
     return fail("--fused-qkv models what LitGPT's attention keeps for its "
                 "backward pass: it needs --mode train");
   CostModel costModel;

@@ -17,6 +17,7 @@
 #include "GpuTarget.h"
 #include "HfConfig.h"
 #include "ModelConfig.h"
+#include "StackOptions.h"
 #include "StackPresets.h"
 #include "TransformerGenerator.h"
 
@@ -35,6 +36,7 @@ using namespace memplan::gen;
 
 /// Only these appear in --help (not the LLVM libraries' options).
 static llvm::cl::OptionCategory toolOptions("memplan-gen options");
+static StackOptions stackOptions(toolOptions);
 
 static llvm::cl::opt<std::string>
     modelName("model", llvm::cl::desc("The model (set in main)"),
@@ -115,20 +117,6 @@ static llvm::cl::opt<double> loraDropout(
                    "(default 0); each adapted projection drops its input on "
                    "its own and keeps the mask and the result"),
     llvm::cl::init(0.0), llvm::cl::cat(toolOptions));
-static llvm::cl::opt<bool> loraDropoutShared(
-    "lora-dropout-shared",
-    llvm::cl::desc("With --lora-dropout: drop an input once for every "
-                   "adapted projection that reads it (LitGPT's fused QKV "
-                   "adapter), not once per projection (PEFT)"),
-    llvm::cl::cat(toolOptions));
-static llvm::cl::opt<bool> fusedQkv(
-    "fused-qkv",
-    llvm::cl::desc("Train, LLaMA family, fused attention: q, k and v as "
-                   "LitGPT computes them, from one projection whose output "
-                   "the value heads are a view of (the attention's backward "
-                   "keeps all of it, not v alone), or, with grouped "
-                   "key/value heads, copied out to every query head"),
-    llvm::cl::cat(toolOptions));
 static llvm::cl::opt<bool> trainingKvCache(
     "train-kv-cache",
     llvm::cl::desc("Train, GPT-2: the KV cache Hugging Face's model fills in "
@@ -136,16 +124,6 @@ static llvm::cl::opt<bool> trainingKvCache(
                    "checkpointing): the attention keeps copies of k and v "
                    "and, through q, all of c_attn's output (default: on "
                    "with --stack hf-trainer and deepspeed-zero0)"),
-    llvm::cl::cat(toolOptions));
-static llvm::cl::opt<bool> createdInFirstStep(
-    "created-in-first-step",
-    llvm::cl::desc("Train: the optimizer's states and the gradient buffers "
-                   "in the weights' type are made in the first step, as "
-                   "torch.optim (all states before its first update) and "
-                   "autograd (.grad from the first gradient) make them, not "
-                   "before the step; the memory report's caching-allocator "
-                   "model then allocates them there (default: on with "
-                   "--stack hf-trainer and litgpt, without ZeRO)"),
     llvm::cl::cat(toolOptions));
 static llvm::cl::opt<bool> eagerGelu(
     "eager-gelu",
@@ -182,13 +160,6 @@ static llvm::cl::opt<std::string> lossKind(
                    "PyTorch: logits upcast to f32, f32 log-softmax kept for "
                    "the backward pass, NLL)"),
     llvm::cl::init("fused"), llvm::cl::cat(toolOptions));
-static llvm::cl::opt<std::string> rmsNormKind(
-    "rms-norm",
-    llvm::cl::desc("LLaMA family: fused (default: one kernel keeps the "
-                   "norm's input) or eager (as Hugging Face's and LitGPT's "
-                   "PyTorch code: the input upcast to f32, that copy kept "
-                   "for the backward pass)"),
-    llvm::cl::init("fused"), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string> headKind(
     "head",
     llvm::cl::desc("Train, BERT: mlm (default: the masked-LM head tied to "
@@ -207,14 +178,6 @@ static llvm::cl::opt<std::string> optimizerKind(
                    "256 elements); f32 master weights unless the weights "
                    "are f32"),
     llvm::cl::init("adamw"), llvm::cl::cat(toolOptions));
-static llvm::cl::opt<std::string> optimizerImplKind(
-    "optimizer-impl",
-    llvm::cl::desc("Train, AdamW: fused (default: no temporaries, as Apex, "
-                   "DeepSpeed or fused=True), foreach (PyTorch's default on "
-                   "CUDA: an f32 denominator for every weight at once) or "
-                   "for-loop (PyTorch's single-tensor step: one weight's "
-                   "denominator at a time)"),
-    llvm::cl::init("fused"), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<int64_t> gradAccum(
     "grad-accum",
     llvm::cl::desc("Train: micro-batches per optimizer step (default 1); "
@@ -313,13 +276,6 @@ static llvm::cl::opt<bool> allStages(
                    "function each (<name>_stage<k>), instead of --stage's; "
                    "the memory report then names the stage that decides"),
     llvm::cl::init(false), llvm::cl::cat(toolOptions));
-static llvm::cl::opt<std::string> stackName(
-    "stack",
-    llvm::cl::desc("Train: set the options a training stack runs with "
-                   "(memplan, hf-trainer, deepspeed-zero0, megatron or "
-                   "litgpt; see docs/generator.md); options given explicitly "
-                   "win"),
-    llvm::cl::init("memplan"), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<std::string> gpuName(
     "gpu",
     llvm::cl::desc("The GPU the graph is for, as sm_<capability> (sm_80, "
@@ -356,8 +312,7 @@ int main(int argc, char **argv) {
     return fail(llvm::toString(model.takeError()));
   options.model = *model;
   std::string error;
-  std::optional<StackPreset> stack =
-      parseChoice<StackPreset>("stack", stackName, kStacks, error);
+  std::optional<StackPreset> stack = stackOptions.preset(error);
   std::optional<Mode> mode = parseChoice<Mode>("mode", modeName, kModes, error);
   std::optional<bool> unfused =
       parseChoice<bool>("attention", attentionKind, kAttentionKinds, error);
@@ -373,26 +328,14 @@ int main(int argc, char **argv) {
   // What the command line chose of a stack's choices; the rest is the
   // stack's (applyStack), memplan's own without --stack, whose choices are
   // every option's default.
-  StackOverrides given;
+  StackOverrides given = stackOptions.given(error);
   if (lossKind.getNumOccurrences())
     given.loss = parseChoice<Loss>("loss", lossKind, kLosses, error);
-  if (rmsNormKind.getNumOccurrences())
-    given.eagerRmsNorm =
-        parseChoice<bool>("RMSNorm", rmsNormKind, kRmsNormKinds, error);
-  if (optimizerImplKind.getNumOccurrences())
-    given.optimizerImpl = parseChoice<OptimizerImpl>(
-        "optimizer implementation", optimizerImplKind, kOptimizerImpls, error);
   if (gradBufferKind.getNumOccurrences())
     given.gradientBuffer = parseChoice<GradientBuffer>(
         "gradient buffer", gradBufferKind, kGradientBuffers, error);
   if (dropoutProbability.getNumOccurrences())
     given.dropout = dropoutProbability;
-  if (fusedQkv.getNumOccurrences())
-    given.fusedQkv = fusedQkv;
-  if (loraDropoutShared.getNumOccurrences())
-    given.loraDropoutShared = loraDropoutShared;
-  if (createdInFirstStep.getNumOccurrences())
-    given.createdInFirstStep = createdInFirstStep;
   if (trainingKvCache.getNumOccurrences())
     given.trainingKvCache = trainingKvCache;
   if (eagerGelu.getNumOccurrences())
@@ -400,13 +343,14 @@ int main(int argc, char **argv) {
   given.attentionGiven = attentionKind.getNumOccurrences() > 0;
   if (!error.empty())
     return fail(error);
-  bool trainStack = stackName.getNumOccurrences() > 0;
+  bool trainStack = stackOptions.stackGiven();
   if (trainStack && *mode != Mode::Train)
     return fail("--stack sets how a training step runs; it needs --mode "
                 "train");
   if (std::string mismatch =
-          trainStack ? stackModelMismatch(stackName, *stack, options.model)
-                     : "";
+          trainStack
+              ? stackModelMismatch(stackOptions.stack, *stack, options.model)
+              : "";
       !mismatch.empty())
     return fail(mismatch);
   if (eagerGelu.getNumOccurrences() && eagerGelu && !options.model.geluNew)
@@ -423,7 +367,8 @@ int main(int argc, char **argv) {
       *mode != Mode::Train)
     return fail("--train-kv-cache models the cache a training step fills; it "
                 "needs --mode train");
-  if (rmsNormKind.getNumOccurrences() && options.model.family != Family::Llama)
+  if (stackOptions.rmsNorm.getNumOccurrences() &&
+      options.model.family != Family::Llama)
     return fail("--rms-norm chooses how the LLaMA family's RMSNorm runs; " +
                 options.model.name + " normalizes with LayerNorm");
   options.mode = *mode;
@@ -468,7 +413,7 @@ int main(int argc, char **argv) {
   if (zeroPrefetch.getNumOccurrences() && options.dataParallel.zeroStage != 3)
     return fail("--zero-prefetch chooses when ZeRO-3 gathers weights; give "
                 "--zero 3");
-  if (createdInFirstStep.getNumOccurrences() && createdInFirstStep &&
+  if (given.createdInFirstStep.value_or(false) &&
       (options.mode != Mode::Train || options.dataParallel.zeroStage > 0))
     return fail("--created-in-first-step models what torch.optim and "
                 "autograd make in a training step without ZeRO or FSDP, "
@@ -570,7 +515,7 @@ int main(int argc, char **argv) {
               : std::string())
       << " --gpu " << gpuName;
   if (trainStack)
-    output->os() << " --stack " << stackName;
+    output->os() << " --stack " << stackOptions.stack;
   if (options.dropout != 0)
     output->os() << " --dropout " << llvm::format("%g", options.dropout);
   if (loraRank) {
