@@ -35,6 +35,26 @@ static SmallVector<size_t> productionOrder(ArrayRef<Gradient> gradients) {
   return order;
 }
 
+/// The most elements of one weight in this rank's share of the flat
+/// partition (the weights laid out in `gradients`' order, as the share
+/// is): what a step over one weight's shard at a time holds at once.
+static int64_t largestShardPart(GraphBuilder &g, ArrayRef<Gradient> gradients,
+                                const DataParallelOptions &dp) {
+  int64_t trainable = 0;
+  for (const auto &[weight, gradient] : gradients)
+    trainable += g.typeOf(weight).getNumElements();
+  int64_t begin = GraphBuilder::shareBegin(trainable, dp.ranks, dp.rank);
+  int64_t end = begin + GraphBuilder::shareOf(trainable, dp.ranks, dp.rank);
+  int64_t offset = 0, largest = 0;
+  for (const auto &[weight, gradient] : gradients) {
+    int64_t elements = g.typeOf(weight).getNumElements();
+    largest = std::max(largest, std::min(end, offset + elements) -
+                                    std::max(begin, offset));
+    offset += elements;
+  }
+  return largest;
+}
+
 int64_t memplan::gen::reducedGradientBytes(const GeneratorOptions &o) {
   return o.gradientBuffer == GradientBuffer::F32 || o.activationType == "f32"
              ? 4
@@ -183,6 +203,9 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
     // the f32 gradient shard.
     Value partition = g.argument(
         {share}, f32, ArgumentRole::GradientAccumulator, "fsdp.grads");
+    // FSDP makes each unit's gradient shard in the first backward pass.
+    if (o.marksCreatedInFirstStep())
+      g.createInFirstStep(partition);
     llvm::MapVector<size_t, SmallVector<size_t>> byUnit;
     SmallVector<size_t> alone;
     for (size_t i : productionOrder(gradients)) {
@@ -290,6 +313,10 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
                    Type element) {
     operands.push_back(g.argument({size}, element, role,
                                   std::string("zero.") + name, offload));
+    // torch.optim, stepping FSDP's shards, makes its states in the first
+    // step (DeepSpeed makes its partitions before).
+    if (role == ArgumentRole::OptimizerState && o.marksCreatedInFirstStep())
+      g.createInFirstStep(operands.back());
     types.push_back(operands.back().getType());
     aliases.push_back(operands.size() - 1);
   };
@@ -347,13 +374,21 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
   if (!gradientType.isF32())
     scratch += stepped * 4;
   // Offloaded, the step is the host's (its temporaries too). FSDP's is
-  // PyTorch's optimizer on the f32 shard: fused, no copy.
+  // PyTorch's optimizer on the f32 shard, no copy: fused, no temporaries;
+  // AdamW's foreach step makes the denominators of the whole shard at once
+  // (_foreach_sqrt over every parameter's shard, as without FSDP); its
+  // single-tensor step one parameter's at a time.
   std::string step = std::string(offload   ? "zero_cpu_"
                                  : dp.fsdp ? "fsdp_"
                                            : "zero_") +
                      optimizer;
   if (offload || dp.fsdp)
     scratch = 0;
+  if (dp.fsdp && o.optimizer == Optimizer::AdamW &&
+      o.optimizerImpl != OptimizerImpl::Fused)
+    scratch = 4 * (o.optimizerImpl == OptimizerImpl::Foreach
+                       ? share
+                       : largestShardPart(g, gradients, dp));
   SmallVector<ResultRole> roles(types.size(), ResultRole::Activation);
   SmallVector<Value> updated =
       g.generic(step, operands, types, roles, scratch, aliases);
@@ -439,9 +474,10 @@ std::string memplan::gen::checkDataParallel(const GeneratorOptions &o) {
   if (train && o.optimizer == Optimizer::Adafactor)
     return "ZeRO shards element-wise optimizer states; Adafactor's factored "
            "statistics need whole matrices";
-  if (o.optimizerImpl != OptimizerImpl::Fused)
+  if (o.optimizerImpl != OptimizerImpl::Fused && !dp.fsdp)
     return "ZeRO runs its fused optimizer on the flat partition: "
-           "--optimizer-impl applies to PyTorch's AdamW without ZeRO";
+           "--optimizer-impl applies to PyTorch's AdamW, without ZeRO or "
+           "under --fsdp";
   if (dp.zeroStage >= 2 && dp.bucketBytes > 0 &&
       dp.bucketBytes < reducedGradientBytes(o))
     return "a bucket holds at least one gradient element";

@@ -70,13 +70,14 @@ struct StackOptions {
         createdInFirstStep(
             "created-in-first-step",
             llvm::cl::desc(
-                "Train, without ZeRO or FSDP: the optimizer's states and "
-                "the gradient buffers in the weights' type are made in the "
-                "first step, as torch.optim (all states before its first "
-                "update) and autograd (.grad from the first gradient) make "
-                "them, not before the step; the memory report's "
-                "caching-allocator model then allocates them there "
-                "(default: the stack's, on with hf-trainer and litgpt)"),
+                "Train, without DeepSpeed's ZeRO: the optimizer's states "
+                "and the gradient buffers in the weights' type (or FSDP's "
+                "gradient shard) are made in the first step, as torch.optim "
+                "(all states before its first update), autograd (.grad from "
+                "the first gradient) and FSDP make them, not before the "
+                "step; the memory report's caching-allocator model then "
+                "allocates them there (default: the stack's, on with "
+                "hf-trainer and litgpt)"),
             llvm::cl::cat(category)) {}
 
   /// The preset --stack names; none, with `error` set, for an unknown one.

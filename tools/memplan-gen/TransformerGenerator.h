@@ -185,9 +185,11 @@ struct GeneratorOptions {
   Optimizer optimizer = Optimizer::AdamW;
   OptimizerImpl optimizerImpl = OptimizerImpl::Fused;
   /// optimizerImpl is a --stack preset's, which describes the stack's step
-  /// without ZeRO: with ZeRO or FSDP (dataParallel.zeroStage above 0) the
-  /// stack runs the sharded fused step instead (DeepSpeed's optimizer under
-  /// the Hugging Face Trainer, say), as an explicit choice may not.
+  /// without ZeRO: with DeepSpeed's ZeRO (dataParallel.zeroStage above 0,
+  /// no FSDP) the stack runs DeepSpeed's fused step on the flat partition
+  /// instead (the Hugging Face Trainer hands DeepSpeed the optimizer), as
+  /// an explicit choice may not. Under FSDP the stack's own optimizer
+  /// (torch.optim) steps the shards, as the preset says.
   bool optimizerImplFromStack = false;
   /// Train: micro-batches per optimizer step. With more than one, gradients
   /// accumulate in `gradientBuffer` (which must not be None); the graph is
@@ -231,18 +233,21 @@ struct GeneratorOptions {
     return trainingKvCache && mode == Mode::Train &&
            checkpointing == Checkpointing::None;
   }
-  /// Whether the step's optimizer states and .grad buffers are marked as
-  /// made in its first step: asked for, in training, without ZeRO or FSDP
-  /// (whose sharded states and gradients exist before it).
+  /// Whether the step's optimizer states and gradient buffers are marked
+  /// as made in its first step: asked for, in training, without DeepSpeed's
+  /// ZeRO (whose partitions exist before it). Under FSDP torch.optim makes
+  /// its states for the shards in the first step, and FSDP the gradient
+  /// shard from the first backward pass.
   bool marksCreatedInFirstStep() const {
     return createdInFirstStep && mode == Mode::Train &&
-           dataParallel.zeroStage == 0;
+           (dataParallel.zeroStage == 0 || dataParallel.fsdp);
   }
   /// The AdamW implementation the step runs: optimizerImpl, except that a
-  /// preset's gives way to the sharded fused step under ZeRO or FSDP
+  /// preset's gives way to DeepSpeed's fused step under ZeRO
   /// (optimizerImplFromStack).
   OptimizerImpl effectiveOptimizerImpl() const {
-    return optimizerImplFromStack && dataParallel.zeroStage > 0
+    return optimizerImplFromStack && dataParallel.zeroStage > 0 &&
+                   !dataParallel.fsdp
                ? OptimizerImpl::Fused
                : optimizerImpl;
   }
@@ -260,8 +265,9 @@ struct GeneratorOptions {
   /// gradient, not before the step: those arguments are marked
   /// memplan.created_in_first_step, and the caching-allocator model of the
   /// memory report allocates them there, as PyTorch's allocator sees them.
-  /// ZeRO's and FSDP's steps make theirs before the first step
-  /// (marksCreatedInFirstStep).
+  /// Under FSDP the states are the shards' and the gradient buffer FSDP's
+  /// f32 gradient shard; DeepSpeed's ZeRO makes its partitions before the
+  /// first step (marksCreatedInFirstStep).
   bool createdInFirstStep = false;
   /// The LLaMA family's RMSNorm as eager PyTorch code runs it (Hugging
   /// Face's LlamaRMSNorm, LitGPT): the input upcast to f32 and that copy

@@ -414,11 +414,11 @@ int main(int argc, char **argv) {
     return fail("--zero-prefetch chooses when ZeRO-3 gathers weights; give "
                 "--zero 3");
   if (given.createdInFirstStep.value_or(false) &&
-      (options.mode != Mode::Train || options.dataParallel.zeroStage > 0))
-    return fail("--created-in-first-step models what torch.optim and "
-                "autograd make in a training step without ZeRO or FSDP, "
-                "whose sharded states and gradients are made before the "
-                "first step");
+      (options.mode != Mode::Train ||
+       (options.dataParallel.zeroStage > 0 && !options.dataParallel.fsdp)))
+    return fail("--created-in-first-step models what torch.optim, autograd "
+                "and FSDP make in a training step; DeepSpeed's ZeRO makes "
+                "its partitions before the first step");
   options.layers = layers;
   options.batch = batch;
   options.seq = seq;

@@ -113,9 +113,16 @@ TEST(StackPresets, HuggingFaceTrainerRunsTheModelsCodeAsWritten) {
   EXPECT_TRUE(gpt2.createdInFirstStep);
   EXPECT_TRUE(gpt2.optimizerImplFromStack);
   EXPECT_EQ(gpt2.optimizerImpl, OptimizerImpl::Foreach);
-  // Under ZeRO the stack runs the sharded fused step.
+  // Under DeepSpeed's ZeRO the stack runs DeepSpeed's fused step; under
+  // FSDP its own torch.optim steps the shards.
   gpt2.dataParallel.zeroStage = 1;
   EXPECT_EQ(gpt2.effectiveOptimizerImpl(), OptimizerImpl::Fused);
+  gpt2.dataParallel.zeroStage = 3;
+  gpt2.dataParallel.fsdp = true;
+  EXPECT_EQ(gpt2.effectiveOptimizerImpl(), OptimizerImpl::Foreach);
+  EXPECT_TRUE(gpt2.marksCreatedInFirstStep());
+  gpt2.dataParallel.fsdp = false;
+  EXPECT_FALSE(gpt2.marksCreatedInFirstStep());
 
   // Grouped key/value heads in f32 take the math kernel, unless the
   // attention was chosen; in bf16 FlashAttention takes them.
