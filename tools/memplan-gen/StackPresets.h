@@ -65,10 +65,12 @@ inline const std::pair<llvm::StringRef, StackPreset> kStacks[] = {
      {false, Loss::Fused, std::nullopt, false, OptimizerImpl::Fused}},
     // PyTorch eager + Hugging Face Trainer: the model's dropout, the loss on
     // f32 logits, gradients accumulated in .grad (the weights' type), the
-    // model's RMSNorm as written (eager, in f32), torch.optim.AdamW's
-    // default multi-tensor step, whose states it makes in the first step.
+    // model's RMSNorm as written (eager, in f32), and the Trainer's default
+    // optimizer, torch.optim.AdamW's fused step (adamw_torch_fused, its
+    // default with PyTorch 2.8 or later; adamw_torch's foreach step before),
+    // whose states it makes in the first step.
     {"hf-trainer",
-     {true, Loss::F32, std::nullopt, true, OptimizerImpl::Foreach, false, false,
+     {true, Loss::F32, std::nullopt, true, OptimizerImpl::Fused, false, false,
       false, true, true}},
     // DeepSpeed ZeRO-0 with bf16: its optimizer keeps an f32 gradient for
     // every weight, into which each backward pass accumulates; the model is

@@ -111,15 +111,13 @@ TEST(StackPresets, HuggingFaceTrainerRunsTheModelsCodeAsWritten) {
   EXPECT_TRUE(gpt2.trainingKvCache);
   EXPECT_TRUE(gpt2.eagerGeluNew);
   EXPECT_TRUE(gpt2.createdInFirstStep);
+  // The Trainer's default optimizer with PyTorch 2.8 or later.
   EXPECT_TRUE(gpt2.optimizerImplFromStack);
-  EXPECT_EQ(gpt2.optimizerImpl, OptimizerImpl::Foreach);
-  // Under DeepSpeed's ZeRO the stack runs DeepSpeed's fused step; under
-  // FSDP its own torch.optim steps the shards.
-  gpt2.dataParallel.zeroStage = 1;
-  EXPECT_EQ(gpt2.effectiveOptimizerImpl(), OptimizerImpl::Fused);
+  EXPECT_EQ(gpt2.optimizerImpl, OptimizerImpl::Fused);
+  // torch.optim makes its states in the first step, under FSDP too;
+  // DeepSpeed's ZeRO makes its partitions before.
   gpt2.dataParallel.zeroStage = 3;
   gpt2.dataParallel.fsdp = true;
-  EXPECT_EQ(gpt2.effectiveOptimizerImpl(), OptimizerImpl::Foreach);
   EXPECT_TRUE(gpt2.marksCreatedInFirstStep());
   gpt2.dataParallel.fsdp = false;
   EXPECT_FALSE(gpt2.marksCreatedInFirstStep());
@@ -140,6 +138,25 @@ TEST(StackPresets, HuggingFaceTrainerRunsTheModelsCodeAsWritten) {
       EXPECT_TRUE(llama.eagerRmsNorm);
       EXPECT_FALSE(llama.trainingKvCache); // k and v are copies anyway
     }
+}
+
+TEST(StackPresets, AStacksAdamWStepGivesWayToDeepSpeedsOnly) {
+  // LitGPT's AdamW is torch.optim's foreach step: under DeepSpeed's ZeRO
+  // the stack runs DeepSpeed's fused step instead, under FSDP its own
+  // steps the shards; given explicitly, the step is kept either way.
+  GeneratorOptions llama = trainingStep("llama-7b");
+  applyStack(llama, preset("litgpt"), {});
+  EXPECT_EQ(llama.effectiveOptimizerImpl(), OptimizerImpl::Foreach);
+  llama.dataParallel.zeroStage = 1;
+  EXPECT_EQ(llama.effectiveOptimizerImpl(), OptimizerImpl::Fused);
+  llama.dataParallel.zeroStage = 3;
+  llama.dataParallel.fsdp = true;
+  EXPECT_EQ(llama.effectiveOptimizerImpl(), OptimizerImpl::Foreach);
+  StackOverrides given;
+  given.optimizerImpl = OptimizerImpl::ForLoop;
+  applyStack(llama, preset("litgpt"), given);
+  llama.dataParallel.fsdp = false;
+  EXPECT_EQ(llama.effectiveOptimizerImpl(), OptimizerImpl::ForLoop);
 }
 
 TEST(StackPresets, GradientBufferAndOptimizerFollowTheStep) {
