@@ -39,6 +39,8 @@
 #include "llvm/Support/Threading.h"
 
 #include <cmath>
+#include <initializer_list>
+#include <memory>
 
 using namespace memplan;
 using namespace memplan::gen;
@@ -487,6 +489,18 @@ int main(int argc, char **argv) {
   if (!train && (!methodNames.empty() || !checkpointingNames.empty()))
     return fail("--methods and --checkpointing choose how a training step "
                 "runs; they need --mode train");
+  // Every other choice of how a training step runs is refused outside one
+  // too, never ignored (--rms-norm applies to inference as well).
+  if (!train)
+    for (const llvm::cl::Option *option :
+         std::initializer_list<const llvm::cl::Option *>{
+             &stackOptions.stack, &stackOptions.optimizerImpl,
+             &stackOptions.loraDropoutShared, &optimizerKind, &loraRank,
+             &loraDropout, std::addressof(loraTargets)})
+      if (option->getNumOccurrences())
+        return fail("--" + option->ArgStr +
+                    " chooses how a training step runs; it needs --mode "
+                    "train");
 
   if (methods.empty())
     methods = {Method::Full, Method::Lora, Method::Qlora};
@@ -521,6 +535,8 @@ int main(int argc, char **argv) {
   base.matmulWorkspace = recommendedCublasWorkspace(*capability);
   if (train)
     base.optimizer = *optimizer;
+  else
+    base.eagerRmsNorm = given.eagerRmsNorm.value_or(false);
 
   // The candidates in order of preference: what is trained first (it changes
   // the model that comes out), then the precision (it changes the numbers),

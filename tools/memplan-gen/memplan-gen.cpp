@@ -413,9 +413,11 @@ int main(int argc, char **argv) {
   if (zeroPrefetch.getNumOccurrences() && options.dataParallel.zeroStage != 3)
     return fail("--zero-prefetch chooses when ZeRO-3 gathers weights; give "
                 "--zero 3");
+  if (given.createdInFirstStep.value_or(false) && options.mode != Mode::Train)
+    return fail("--created-in-first-step models what a training step makes "
+                "in its first run: it needs --mode train");
   if (given.createdInFirstStep.value_or(false) &&
-      (options.mode != Mode::Train ||
-       (options.dataParallel.zeroStage > 0 && !options.dataParallel.fsdp)))
+      options.dataParallel.zeroStage > 0 && !options.dataParallel.fsdp)
     return fail("--created-in-first-step models what torch.optim, autograd "
                 "and FSDP make in a training step; DeepSpeed's ZeRO makes "
                 "its partitions before the first step");
