@@ -35,24 +35,24 @@ static SmallVector<size_t> productionOrder(ArrayRef<Gradient> gradients) {
   return order;
 }
 
-/// The most elements of one weight in this rank's share of the flat
-/// partition (the weights laid out in `gradients`' order, as the share
-/// is): what a step over one weight's shard at a time holds at once.
-static int64_t largestShardPart(GraphBuilder &g, ArrayRef<Gradient> gradients,
-                                const DataParallelOptions &dp) {
-  int64_t trainable = 0;
-  for (const auto &[weight, gradient] : gradients)
-    trainable += g.typeOf(weight).getNumElements();
+/// How many elements of each of `gradients`' weights lie in this rank's
+/// share of the flat partition of all `trainable` elements, the weights laid
+/// out in `gradients`' order (0 for a weight outside it).
+static SmallVector<int64_t> elementsInShare(GraphBuilder &g,
+                                            ArrayRef<Gradient> gradients,
+                                            int64_t trainable,
+                                            const DataParallelOptions &dp) {
   int64_t begin = GraphBuilder::shareBegin(trainable, dp.ranks, dp.rank);
   int64_t end = begin + GraphBuilder::shareOf(trainable, dp.ranks, dp.rank);
-  int64_t offset = 0, largest = 0;
+  SmallVector<int64_t> parts;
+  int64_t offset = 0;
   for (const auto &[weight, gradient] : gradients) {
     int64_t elements = g.typeOf(weight).getNumElements();
-    largest = std::max(largest, std::min(end, offset + elements) -
-                                    std::max(begin, offset));
+    parts.push_back(std::max<int64_t>(0, std::min(end, offset + elements) -
+                                             std::max(begin, offset)));
     offset += elements;
   }
-  return largest;
+  return parts;
 }
 
 int64_t memplan::gen::reducedGradientBytes(const GeneratorOptions &o) {
@@ -176,24 +176,19 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
   if (dp.zeroStage == 1) {
     // P_os: full gradients, accumulated in their buffers (by the caller)
     // and all-reduced once the backward pass is done.
-    int64_t begin = GraphBuilder::shareBegin(trainable, dp.ranks, dp.rank);
-    int64_t end = begin + share, offset = 0;
-    for (auto &[weight, gradient] : gradients) {
-      Type type = gradient.getType();
+    // The part of each gradient in the rank's share of the flat partition.
+    SmallVector<int64_t> mine = elementsInShare(g, gradients, trainable, dp);
+    for (auto [index, entry] : llvm::enumerate(gradients)) {
+      Value gradient = entry.second;
       Value reduced =
           g.communicate(GraphBuilder::Transfer::AllReduce,
                         memplan::ProcessGroup::Data, dp.ranks, {gradient},
-                        {type}, {ResultRole::Gradient}, {0})
+                        {gradient.getType()}, {ResultRole::Gradient}, {0})
               .front();
-      int64_t elements = g.typeOf(gradient).getNumElements();
-      // The part of this gradient in the rank's share of the flat partition.
-      int64_t mine = std::max<int64_t>(0, std::min(end, offset + elements) -
-                                              std::max(begin, offset));
-      offset += elements;
       if (!offload)
         sources.push_back(reduced);
-      else if (mine)
-        copyToHost(reduced, mine * reducedGradientBytes(o));
+      else if (mine[index])
+        copyToHost(reduced, mine[index] * reducedGradientBytes(o));
     }
     if (offload)
       sources.push_back(hostGradients);
@@ -385,10 +380,13 @@ void memplan::gen::zeroStep(GraphBuilder &g, const GeneratorOptions &o,
   if (offload || dp.fsdp)
     scratch = 0;
   if (dp.fsdp && o.optimizer == Optimizer::AdamW &&
-      o.optimizerImpl != OptimizerImpl::Fused)
-    scratch = 4 * (o.optimizerImpl == OptimizerImpl::Foreach
-                       ? share
-                       : largestShardPart(g, gradients, dp));
+      o.optimizerImpl == OptimizerImpl::Foreach)
+    scratch = 4 * share;
+  if (dp.fsdp && o.optimizer == Optimizer::AdamW &&
+      o.optimizerImpl == OptimizerImpl::ForLoop) {
+    SmallVector<int64_t> parts = elementsInShare(g, gradients, trainable, dp);
+    scratch = parts.empty() ? 0 : 4 * *llvm::max_element(parts);
+  }
   SmallVector<ResultRole> roles(types.size(), ResultRole::Activation);
   SmallVector<Value> updated =
       g.generic(step, operands, types, roles, scratch, aliases);
