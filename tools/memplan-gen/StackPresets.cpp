@@ -30,7 +30,9 @@ void memplan::gen::applyStack(GeneratorOptions &options,
       given.gradientBuffer.value_or(stack.gradientBuffer.value_or(
           options.microBatches > 1 ? GradientBuffer::WeightType
                                    : GradientBuffer::None));
-  options.eagerRmsNorm = given.eagerRmsNorm.value_or(stack.eagerRmsNorm);
+  // Only the LLaMA family has an RMSNorm to run eagerly.
+  options.eagerRmsNorm = options.model.family == Family::Llama &&
+                         given.eagerRmsNorm.value_or(stack.eagerRmsNorm);
   // A preset's AdamW is its step without ZeRO (GeneratorOptions::
   // effectiveOptimizerImpl); other optimizers have one step.
   options.optimizerImplFromStack =

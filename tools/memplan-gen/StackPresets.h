@@ -114,7 +114,8 @@ struct StackOverrides {
 
 /// Sets in `options` what `stack` runs where `given` says nothing: the
 /// loss, the gradient buffer (by the stack, or the weights' type when
-/// `options.microBatches` accumulate), the RMSNorm, AdamW's step (marked
+/// `options.microBatches` accumulate), the RMSNorm (the LLaMA family's only:
+/// the others have none), AdamW's step (marked
 /// optimizerImplFromStack where it is the stack's), the model's dropout
 /// (`options.model.trainingDropout()`), LitGPT's fused QKV and shared
 /// LoRA dropout (where `options.loraDropout` is above 0), when the

@@ -502,11 +502,7 @@ int main(int argc, char **argv) {
       << (options.loss != Loss::Fused
               ? " --loss " + choiceName<Loss>(kLosses, options.loss).str()
               : std::string())
-      // Only the LLaMA family has an RMSNorm (a stack's eager one
-      // changes nothing elsewhere, and --rms-norm is an error there).
-      << (options.eagerRmsNorm && options.model.family == Family::Llama
-              ? " --rms-norm eager"
-              : "")
+      << (options.eagerRmsNorm ? " --rms-norm eager" : "")
       << (optimizerKind != "adamw" ? " --optimizer " + optimizerKind
                                    : std::string())
       << (options.effectiveOptimizerImpl() != OptimizerImpl::Fused

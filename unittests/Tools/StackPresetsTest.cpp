@@ -110,6 +110,7 @@ TEST(StackPresets, HuggingFaceTrainerRunsTheModelsCodeAsWritten) {
   EXPECT_EQ(gpt2.gradientBuffer, GradientBuffer::None);
   EXPECT_TRUE(gpt2.trainingKvCache);
   EXPECT_TRUE(gpt2.eagerGeluNew);
+  EXPECT_FALSE(gpt2.eagerRmsNorm); // GPT-2 normalizes with LayerNorm
   EXPECT_TRUE(gpt2.createdInFirstStep);
   // The Trainer's default optimizer with PyTorch 2.8 or later.
   EXPECT_TRUE(gpt2.optimizerImplFromStack);
