@@ -209,6 +209,27 @@ SmallVector<Value> getAliases(const BufferViewFlowAnalysis &flow, Value value) {
   return aliases;
 }
 
+/// The byte alignment `use` tells the lowering it may assume of the memref
+/// it uses, or 1: memref.assume_alignment's, or the `alignment` an access
+/// states for its address (memref.load/store, vector.load/store and the
+/// other accesses that carry one as an inherent attribute). The program's
+/// own allocation met it (or the program was wrong before memplan touched
+/// it), so a packed buffer starts at least that aligned: a claim about its
+/// start, or about an address a multiple of the claim past it, still holds
+/// in the arena. (A claim that held only because an allocator happened to
+/// return a start misaligned by just the right amount is not kept.)
+uint64_t getAssumedAlignment(OpOperand &use) {
+  Operation *owner = use.getOwner();
+  if (auto assume = dyn_cast<memref::AssumeAlignmentOp>(owner))
+    return assume.getMemref() == use.get() ? assume.getAlignment() : 1;
+  std::optional<Attribute> stated = owner->getInherentAttr("alignment");
+  auto alignment = dyn_cast_if_present<IntegerAttr>(stated.value_or(nullptr));
+  if (!alignment || !isa<BaseMemRefType>(use.get().getType()))
+    return 1;
+  uint64_t bytes = alignment.getValue().getZExtValue();
+  return llvm::isPowerOf2_64(bytes) ? bytes : 1;
+}
+
 /// The first op in `function` holding a region of several blocks.
 Operation *findUnstructuredControlFlow(FunctionOpInterface function) {
   if (!function.getFunctionBody().hasOneBlock())
@@ -413,6 +434,7 @@ MemRefAliasModel::MemRefAliasModel(FunctionOpInterface function,
       for (OpOperand &use : alias.getUses()) {
         Operation *user = use.getOwner();
         UseVerdict verdict = classifyUse(use, calls);
+        buffer.alignment = std::max(buffer.alignment, getAssumedAlignment(use));
         if (verdict.kind == UseKind::Free) {
           // Deallocation pipelines place frees late: a free is no use.
           if (isViewChainOf(alias, alloc.getResult()))

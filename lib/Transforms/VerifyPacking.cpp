@@ -25,7 +25,9 @@
 //    view then covers the hull of its offsets, its iterations must not
 //    overlap each other, and two views used in the same parallel loop may
 //    share bytes only in the same iteration: same coefficients, slots at
-//    least as far apart as the two views span.
+//    least as far apart as the two views span;
+//  * an offset must be aligned for the view's elements (their LLVM ABI
+//    alignment) and for a memref.assume_alignment of the view itself.
 //
 //===----------------------------------------------------------------------===//
 
@@ -406,6 +408,24 @@ private:
                << name(op.getResult()) << " moves by " << term.coefficient
                << " bytes per iteration, which is not a multiple of the "
                << alignment << " bytes its elements are aligned to";
+    // What the program assumes of the view itself: only the direct uses are
+    // looked at (an assumption about a view of it is not checked here).
+    for (Operation *user : op->getUsers()) {
+      auto assume = dyn_cast<memref::AssumeAlignmentOp>(user);
+      if (!assume)
+        continue;
+      uint64_t assumed = assume.getAlignment();
+      bool met = arenaAlignment >= assumed && offset % assumed == 0 &&
+                 llvm::all_of(view.terms, [&](const CheckedView::Term &term) {
+                   return term.coefficient % assumed == 0;
+                 });
+      if (!met)
+        return assume.emitError()
+               << "assumes " << assumed << "-byte alignment of "
+               << name(op.getResult()) << ", at offset " << offset
+               << (view.terms.empty() ? "" : " (and more per iteration)")
+               << " of an arena aligned to " << arenaAlignment << " bytes";
+    }
     reach(view);
     return view;
   }

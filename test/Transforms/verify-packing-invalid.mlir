@@ -408,3 +408,35 @@ func.func @last_use_in_a_region_of_blocks(%x: memref<16xf32>, %y: memref<16xf32>
   memref.dealloc %arena : memref<64xi8>
   return
 }
+
+// -----
+
+// The program assumes 128-byte alignment of %b, which sits 64 bytes into
+// the arena.
+func.func @assumed_alignment(%x: memref<16xf32>) {
+  %arena = memref.alloc() {alignment = 128 : i64} : memref<128xi8>
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %a = memref.view %arena[%c0][] : memref<128xi8> to memref<16xf32>
+  %b = memref.view %arena[%c64][] : memref<128xi8> to memref<16xf32>
+  // expected-error @+1 {{assumes 128-byte alignment of %view_0, at offset 64 of an arena aligned to 128 bytes}}
+  %aligned = memref.assume_alignment %b, 128 : memref<16xf32>
+  memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  memref.copy %x, %aligned : memref<16xf32> to memref<16xf32>
+  memref.dealloc %arena : memref<128xi8>
+  return
+}
+
+// -----
+
+// At offset 0 of an arena aligned to only 64 bytes.
+func.func @assumed_alignment_of_the_arena(%x: memref<16xf32>) {
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<64xi8>
+  %c0 = arith.constant 0 : index
+  %a = memref.view %arena[%c0][] : memref<64xi8> to memref<16xf32>
+  // expected-error @+1 {{assumes 256-byte alignment of %view, at offset 0 of an arena aligned to 64 bytes}}
+  %aligned = memref.assume_alignment %a, 256 : memref<16xf32>
+  memref.copy %x, %aligned : memref<16xf32> to memref<16xf32>
+  memref.dealloc %arena : memref<64xi8>
+  return
+}

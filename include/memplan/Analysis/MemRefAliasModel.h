@@ -44,7 +44,9 @@
 // control flow (any region of more than one block).
 //
 // Sizes are the lowering's (MemRefByteSize.h); `?` dimensions whose size
-// operands are constants count as static.
+// operands are constants count as static. Alignment is the most of the
+// alloc's attribute, its element's and what the program assumes of any
+// alias (memref.assume_alignment, or an access's stated `alignment`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,8 +73,9 @@ struct AllocBuffer {
   /// Bytes as the lowering allocates it; nullopt when not a compile-time
   /// constant (or not sizeable).
   std::optional<uint64_t> bytes;
-  /// The alignment its arena offset needs: the alloc's alignment attribute
-  /// and its element's ABI alignment.
+  /// The alignment its arena offset needs: the alloc's alignment attribute,
+  /// its element's ABI alignment, and any alignment the program assumes of
+  /// an alias (memref.assume_alignment, an access's stated `alignment`).
   uint64_t alignment = 1;
   /// Live on [start, end) in ProgramOrder positions. For a buffer that is
   /// returned, end is the end of the function.

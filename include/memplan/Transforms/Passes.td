@@ -240,7 +240,10 @@ def PackAllocs : Pass<"memplan-pack-allocs", "::mlir::ModuleOp"> {
     branches are packed when they die within their iteration; `?` sizes
     given by constants count as static. Sizes are the lowering's: the
     DataLayout size of each element rounded to its ABI alignment (`i1`:
-    1 byte, `vector<3xf32>`: 16 bytes).
+    1 byte, `vector<3xf32>`: 16 bytes). Offsets keep every alignment the
+    program states or assumes of a buffer: the alloc's attribute, the
+    element's, `memref.assume_alignment` of an alias, an access's
+    `alignment`.
 
     There is one arena per memory space, and per stretch of the function in
     which buffers are live: an arena is allocated before the top-level op
