@@ -63,7 +63,8 @@ struct Buffer {
 
 class Generator {
 public:
-  explicit Generator(uint64_t seed) : rng(seed) {}
+  explicit Generator(uint64_t seed)
+      : rng(seed), laterRng(seed ^ 0x9e3779b97f4a7c15ULL) {}
 
   std::string run(ProgramFeatures &features) {
     this->features = &features;
@@ -95,6 +96,12 @@ private:
 
   int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); }
   bool chance(int percent) { return pick(100) < percent; }
+  /// Choices added to the generator after its long runs were recorded come
+  /// from a stream of their own, so that every seed's program keeps the
+  /// shape it had (with those additions).
+  bool laterChance(int percent) {
+    return std::uniform_int_distribution<int>(0, 99)(laterRng) < percent;
+  }
 
   std::string fresh(const std::string &prefix) {
     return "%" + prefix + std::to_string(counter++);
@@ -359,6 +366,17 @@ private:
            buffer.allocType);
       buffer.access.type = buffer.allocType;
       buffer.access.value = buffer.allocValue;
+      // The alignment the allocation gives, assumed as frontends do
+      // (IREE after its buffer bindings): the alloc's attribute, or the 16
+      // bytes malloc returns. Packed with alignment=1, the buffer must keep
+      // it.
+      if (laterChance(20)) {
+        std::string assumed = choice ? std::to_string(8 << (2 * choice)) : "16";
+        buffer.access.value = fresh("h");
+        emit(buffer.access.value + " = memref.assume_alignment " +
+             buffer.allocValue + ", " + assumed + " : " + buffer.allocType);
+        ++features->assumedAlignments;
+      }
     }
     return buffer;
   }
@@ -1219,7 +1237,7 @@ private:
     return os.str();
   }
 
-  std::mt19937_64 rng;
+  std::mt19937_64 rng, laterRng;
   ProgramFeatures *features = nullptr;
   int deallocMode = 0;
   bool spaceOneAllowed = true;

@@ -27,7 +27,9 @@
 // in place or reading their output; linalg.fill and memref.copy of a
 // prefix; linalg.matmul into a filled buffer; calls of functions that read or
 // write a buffer; an address taken with extract_aligned_pointer_as_index and
-// read through later; a returned buffer; `?` sizes given by constants; no
+// read through later; memref.assume_alignment of an alloc (its attribute's
+// alignment, or malloc's 16 bytes); a returned buffer; `?` sizes given by
+// constants; no
 // deallocs, deallocs at each buffer's last use, or all at the end.
 //
 //===----------------------------------------------------------------------===//
@@ -53,6 +55,7 @@ struct ProgramFeatures {
   unsigned lastUseInRegion = 0; ///< buffers read for the last time in a
                                 ///< region op, before its own buffers
   unsigned nestedRegionOps = 0; ///< region ops inside region ops
+  unsigned assumedAlignments = 0; ///< memref.assume_alignment of an alloc
 
   ProgramFeatures &operator+=(const ProgramFeatures &other) {
     buffers += other.buffers;
@@ -66,6 +69,7 @@ struct ProgramFeatures {
     otherRegions += other.otherRegions;
     lastUseInRegion += other.lastUseInRegion;
     nestedRegionOps += other.nestedRegionOps;
+    assumedAlignments += other.assumedAlignments;
     return *this;
   }
 };

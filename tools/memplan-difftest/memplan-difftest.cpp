@@ -5,7 +5,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Generates random bufferized programs (BufferizedProgramGenerator.h), packs
-// each with every algorithm of --memplan-pack-allocs (and, for programs
+// each with every algorithm of --memplan-pack-allocs (every other one with
+// alignment=1, the tightest offsets) (and, for programs
 // without deallocs, again after the recommended recipe's
 // buffer-results-to-out-params and upstream's deallocation pipeline),
 // checks each packing
@@ -300,14 +301,20 @@ bool runSeed(uint64_t seed, MLIRContext &context, Runner &runner,
   auto packEach = [&](ModuleOp source,
                       const std::string &stage) -> OwningOpRef<ModuleOp> {
     OwningOpRef<ModuleOp> greedy;
-    for (memplan::Algorithm each : memplan::kAllAlgorithms) {
+    for (auto [index, each] : llvm::enumerate(memplan::kAllAlgorithms)) {
       std::string algorithm(memplan::getAlgorithmName(each));
+      // Every other algorithm packs with alignment=1: offsets then keep only
+      // what each buffer needs (its element's, its attribute's, what the
+      // program assumes), the tightest packing, where a wrong size or
+      // alignment is not hidden by rounding to 64 bytes.
+      bool tight = index % 2 == 1;
       std::string label = stage.empty() ? algorithm : stage + "." + algorithm;
       std::string what =
           stage.empty() ? algorithm : algorithm + " after the " + stage;
       OwningOpRef<ModuleOp> packed = source.clone();
       std::string pipeline = std::string("memplan-pack-allocs{algorithm=") +
-                             algorithm + " search-nodes=2000}";
+                             algorithm + " search-nodes=2000" +
+                             (tight ? " alignment=1}" : "}");
       if (std::string error = runner.applyPipeline(*packed, pipeline);
           !error.empty()) {
         ++totals.packFailures;
@@ -451,7 +458,8 @@ int main(int argc, char **argv) {
                << "execute_region " << totals.features.otherRegions
                << ", last reads in a region op "
                << totals.features.lastUseInRegion << ", nested region ops "
-               << totals.features.nestedRegionOps << ", addresses taken "
+               << totals.features.nestedRegionOps << ", assumed alignments "
+               << totals.features.assumedAlignments << ", addresses taken "
                << totals.features.escapes << ", views and selects "
                << totals.features.views << "; views in the greedy packings "
                << totals.packedViews << "\n"
