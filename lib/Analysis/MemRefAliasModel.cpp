@@ -426,6 +426,11 @@ MemRefAliasModel::MemRefAliasModel(FunctionOpInterface function,
     buffer.start = order.begin(alloc);
     int64_t end = order.end(alloc);
     for (Value alias : getAliases(flow, alloc.getResult())) {
+      // A view of it with other elements (memref.view of bytes,
+      // vector.type_cast) is read and written at its elements' alignment.
+      if (std::optional<ElementLayout> element = getElementLayout(
+              cast<BaseMemRefType>(alias.getType()).getElementType(), layout))
+        buffer.alignment = std::max(buffer.alignment, element->alignment);
       for (auto [loop, region] : loops)
         if (!isCreatedInside(alias, *region))
           reject("it lives on after the iteration of " + quoted(loop) +

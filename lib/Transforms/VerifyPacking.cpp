@@ -27,7 +27,9 @@
 //    share bytes only in the same iteration: same coefficients, slots at
 //    least as far apart as the two views span;
 //  * an offset must be aligned for the view's elements (their LLVM ABI
-//    alignment) and for a memref.assume_alignment of the view itself.
+//    alignment), and for those of every memref it reaches (but one a call
+//    returns) and what their uses assume (memref.assume_alignment) or state
+//    (an access's `alignment`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,6 +73,14 @@ using namespace memplan;
 namespace {
 
 /// One view of an arena, and what the checker knows about its lifetime.
+/// An alignment the program needs of the memory a view reaches, and the op
+/// that needs it.
+struct AlignmentDemand {
+  uint64_t alignment;
+  Operation *op;
+  const char *what;
+};
+
 struct CheckedView {
   Operation *op = nullptr;     ///< the memref.view
   Value value;                 ///< its result
@@ -104,6 +114,8 @@ struct CheckedView {
   /// The parallel loops of more than one iteration around the view and not
   /// around its arena: iterations of each may use the view at once.
   SmallVector<Operation *> parallelLoops;
+  /// What the values it reaches need of its offset's alignment.
+  SmallVector<AlignmentDemand> demands;
 };
 
 /// An index value as the checker derives it: constant + sum of
@@ -191,7 +203,7 @@ public:
 
   LogicalResult check() {
     // Arenas: 1-D static i8 buffers carved up by memref.view.
-    SmallVector<Value> arenas;
+    SmallVector<std::pair<Value, bool>> arenas; // (arena, marked)
     // Arenas: what --memplan-pack-allocs marks as one (all its uses are
     // checked), and any other 1-D static i8 buffer whose only uses are
     // views and frees (a packing written by hand or by another tool). A
@@ -210,7 +222,7 @@ public:
       if (marked ||
           (shaped && viewedOnly &&
            llvm::any_of(value.getUsers(), llvm::IsaPred<memref::ViewOp>)))
-        arenas.push_back(value);
+        arenas.push_back({value, marked});
       return success();
     };
     for (BlockArgument argument : function.getArguments())
@@ -231,14 +243,14 @@ public:
         });
     if (walk.wasInterrupted())
       return failure();
-    for (Value arena : arenas)
-      if (failed(checkArena(arena)))
+    for (auto [arena, marked] : arenas)
+      if (failed(checkArena(arena, marked)))
         return failure();
     return success();
   }
 
 private:
-  LogicalResult checkArena(Value arena) {
+  LogicalResult checkArena(Value arena, bool marked) {
     auto type = cast<MemRefType>(arena.getType());
     uint64_t arenaBytes = type.getDimSize(0);
     // The alignment the arena is known to have: its alloc's, or what the
@@ -301,8 +313,16 @@ private:
             failed(checkPair(views[i], views[j])))
           return failure();
 
+    // A byte buffer that no packer marked, viewed once outside parallel
+    // loops, is the program's own typed buffer (as upstream and IREE write
+    // them): when it lets its address out, when it frees the buffer is its
+    // own affair, no packing placed that free.
+    bool ownTypedBuffer =
+        !marked && views.size() == 1 && views.front().terms.empty();
     for (Operation *free : frees)
       for (const CheckedView &view : views) {
+        if (ownTypedBuffer && !view.forever.empty())
+          continue;
         bool ok = view.forever.empty() &&
                   isAncestorOrSelf(free->getBlock(), view.home);
         if (ok) {
@@ -408,26 +428,64 @@ private:
                << name(op.getResult()) << " moves by " << term.coefficient
                << " bytes per iteration, which is not a multiple of the "
                << alignment << " bytes its elements are aligned to";
-    // What the program assumes of the view itself: only the direct uses are
-    // looked at (an assumption about a view of it is not checked here).
-    for (Operation *user : op->getUsers()) {
-      auto assume = dyn_cast<memref::AssumeAlignmentOp>(user);
-      if (!assume)
-        continue;
-      uint64_t assumed = assume.getAlignment();
-      bool met = arenaAlignment >= assumed && offset % assumed == 0 &&
+    reach(view);
+    // What the program asks of the memory the view reaches: views of it
+    // with other elements (a memref.view of its bytes as f64,
+    // vector.type_cast) are accessed at those elements' alignment, and
+    // memref.assume_alignment or an access's `alignment` assume more. Each
+    // is asked of the view's own offset: where the program reaches an
+    // address past it, the planner keeps the start at least as aligned.
+    for (const AlignmentDemand &demand : view.demands) {
+      bool met = arenaAlignment >= demand.alignment &&
+                 offset % demand.alignment == 0 &&
                  llvm::all_of(view.terms, [&](const CheckedView::Term &term) {
-                   return term.coefficient % assumed == 0;
+                   return term.coefficient % demand.alignment == 0;
                  });
       if (!met)
-        return assume.emitError()
-               << "assumes " << assumed << "-byte alignment of "
-               << name(op.getResult()) << ", at offset " << offset
+        return demand.op->emitError()
+               << demand.what << " " << demand.alignment << " bytes, but "
+               << name(op.getResult()) << " is at offset " << offset
                << (view.terms.empty() ? "" : " (and more per iteration)")
                << " of an arena aligned to " << arenaAlignment << " bytes";
     }
-    reach(view);
     return view;
+  }
+
+  /// The ABI alignment of `elementType` as the lowering lays it out, or
+  /// nullopt where it has no LLVM layout.
+  std::optional<uint64_t> loweredAlignment(Type elementType) {
+    Type lowered = converter.convertType(elementType);
+    if (!lowered || !LLVM::isCompatibleType(lowered))
+      return std::nullopt;
+    return layout.getTypeABIAlignment(lowered);
+  }
+
+  /// The alignment demands on the memory behind `value`, reached from a
+  /// view: its elements' (unless a call made it, of a type of its own) and
+  /// what its uses assume or state.
+  void addAlignmentDemands(CheckedView &view, Value value) {
+    Operation *definer = value.getDefiningOp();
+    if (value != view.value && !isa_and_present<CallOpInterface>(definer))
+      if (std::optional<uint64_t> alignment = loweredAlignment(
+              cast<BaseMemRefType>(value.getType()).getElementType());
+          alignment && *alignment > 1)
+        view.demands.push_back({*alignment, definer ? definer : view.op,
+                                "its elements are aligned to"});
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto assume = dyn_cast<memref::AssumeAlignmentOp>(user)) {
+        view.demands.push_back(
+            {assume.getAlignment(), user, "it assumes an alignment of"});
+        continue;
+      }
+      std::optional<Attribute> stated = user->getInherentAttr("alignment");
+      if (auto alignment =
+              dyn_cast_if_present<IntegerAttr>(stated.value_or(nullptr)))
+        if (uint64_t bytes = alignment.getValue().getZExtValue();
+            llvm::isPowerOf2_64(bytes) && bytes > 1)
+          view.demands.push_back(
+              {bytes, user, "it accesses memory it states is aligned to"});
+    }
   }
 
   /// `value` as an IndexForm, or nullopt where it is anything but a
@@ -610,6 +668,7 @@ private:
     };
     while (!worklist.empty()) {
       Value value = worklist.pop_back_val();
+      addAlignmentDemands(view, value);
       for (OpOperand &use : value.getUses()) {
         Operation *user = use.getOwner();
         view.users.push_back(user);

@@ -89,3 +89,45 @@ func.func @access_alignment(%out: memref<2xf32>) {
   memref.store %sum, %out[%c1] : memref<2xf32>
   return
 }
+
+// -----
+
+// Aliases with other elements: %a's bytes are read as f64 through a
+// memref.view and %v's floats as one vector<8xf32> (32-byte aligned)
+// through vector.type_cast. Each buffer starts aligned for its aliases'
+// elements: %a at 72, not at byte 67 after %p, and %v at 160, not at 136.
+// CHECK-LABEL: func.func @aliases_with_other_elements
+// CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 32 : i64, memplan.arena} : memref<200xi8>
+// CHECK-DAG: memref.view %[[ARENA]][%c0{{.*}}][] : memref<200xi8> to memref<67xi8>
+// CHECK-DAG: %[[A:.*]] = memref.view %[[ARENA]][%c72][] : memref<200xi8> to memref<64xi8>
+// CHECK-DAG: memref.view %[[A]][%c0][] : memref<64xi8> to memref<8xf64>
+// CHECK-DAG: %[[V:.*]] = memref.view %[[ARENA]][%c160][] : memref<200xi8> to memref<8xf32>
+// CHECK-DAG: vector.type_cast %[[V]]
+// expected-remark @+1 {{memplan: @aliases_with_other_elements: packed 4 allocations (363 bytes) into one arena of 200 bytes}}
+func.func @aliases_with_other_elements(%out: memref<2xf64>) {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f64
+  %onef = arith.constant 1.0 : f32
+  %seven = arith.constant 7 : i8
+  %x = memref.alloc() : memref<200xi8>
+  linalg.fill ins(%seven : i8) outs(%x : memref<200xi8>)
+  %first = memref.load %x[%c0] : memref<200xi8>
+  %p = memref.alloc() : memref<67xi8>
+  linalg.fill ins(%first : i8) outs(%p : memref<67xi8>)
+  %a = memref.alloc() : memref<64xi8>
+  %d = memref.view %a[%c0][] : memref<64xi8> to memref<8xf64>
+  linalg.fill ins(%one : f64) outs(%d : memref<8xf64>)
+  %v = memref.alloc() : memref<8xf32>
+  linalg.fill ins(%onef : f32) outs(%v : memref<8xf32>)
+  %t = vector.type_cast %v : memref<8xf32> to memref<vector<8xf32>>
+  %w = memref.load %t[] : memref<vector<8xf32>>
+  %s = vector.reduction <add>, %w : vector<8xf32> into f32
+  %y = memref.load %d[%c0] : memref<8xf64>
+  %z = memref.load %p[%c0] : memref<67xi8>
+  %zf = arith.uitofp %z : i8 to f64
+  %sf = arith.extf %s : f32 to f64
+  %r0 = arith.addf %y, %zf : f64
+  %r = arith.addf %r0, %sf : f64
+  memref.store %r, %out[%c0] : memref<2xf64>
+  return
+}

@@ -419,7 +419,7 @@ func.func @assumed_alignment(%x: memref<16xf32>) {
   %c64 = arith.constant 64 : index
   %a = memref.view %arena[%c0][] : memref<128xi8> to memref<16xf32>
   %b = memref.view %arena[%c64][] : memref<128xi8> to memref<16xf32>
-  // expected-error @+1 {{assumes 128-byte alignment of %view_0, at offset 64 of an arena aligned to 128 bytes}}
+  // expected-error @+1 {{it assumes an alignment of 128 bytes, but %view_0 is at offset 64 of an arena aligned to 128 bytes}}
   %aligned = memref.assume_alignment %b, 128 : memref<16xf32>
   memref.copy %x, %a : memref<16xf32> to memref<16xf32>
   memref.copy %x, %aligned : memref<16xf32> to memref<16xf32>
@@ -434,9 +434,52 @@ func.func @assumed_alignment_of_the_arena(%x: memref<16xf32>) {
   %arena = memref.alloc() {alignment = 64 : i64} : memref<64xi8>
   %c0 = arith.constant 0 : index
   %a = memref.view %arena[%c0][] : memref<64xi8> to memref<16xf32>
-  // expected-error @+1 {{assumes 256-byte alignment of %view, at offset 0 of an arena aligned to 64 bytes}}
+  // expected-error @+1 {{it assumes an alignment of 256 bytes, but %view is at offset 0 of an arena aligned to 64 bytes}}
   %aligned = memref.assume_alignment %a, 256 : memref<16xf32>
   memref.copy %x, %aligned : memref<16xf32> to memref<16xf32>
   memref.dealloc %arena : memref<64xi8>
+  return
+}
+
+// -----
+
+// %b's bytes are read as f64 through a view of it, 4 bytes into the arena.
+func.func @bytes_as_f64(%x: memref<8xf64>) {
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<68xi8>
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %b = memref.view %arena[%c4][] : memref<68xi8> to memref<64xi8>
+  // expected-error @+1 {{its elements are aligned to 8 bytes, but %view is at offset 4 of an arena aligned to 64 bytes}}
+  %d = memref.view %b[%c0][] : memref<64xi8> to memref<8xf64>
+  memref.copy %x, %d : memref<8xf64> to memref<8xf64>
+  memref.dealloc %arena : memref<68xi8>
+  return
+}
+
+// -----
+
+// An assumption about a subview, and an access that states its alignment.
+func.func @assumed_through_a_subview(%x: memref<8xf32>) {
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<96xi8>
+  %c32 = arith.constant 32 : index
+  %a = memref.view %arena[%c32][] : memref<96xi8> to memref<16xf32>
+  %s = memref.subview %a[0] [8] [1] : memref<16xf32> to memref<8xf32, strided<[1]>>
+  // expected-error @+1 {{it assumes an alignment of 64 bytes, but %view is at offset 32 of an arena aligned to 64 bytes}}
+  %aligned = memref.assume_alignment %s, 64 : memref<8xf32, strided<[1]>>
+  memref.copy %x, %aligned : memref<8xf32> to memref<8xf32, strided<[1]>>
+  memref.dealloc %arena : memref<96xi8>
+  return
+}
+
+// -----
+
+func.func @stated_alignment(%v: vector<8xf32>) {
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<96xi8>
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %a = memref.view %arena[%c16][] : memref<96xi8> to memref<16xf32>
+  // expected-error @+1 {{it accesses memory it states is aligned to 32 bytes, but %view is at offset 16 of an arena aligned to 64 bytes}}
+  vector.store %v, %a[%c0] {alignment = 32} : memref<16xf32>, vector<8xf32>
+  memref.dealloc %arena : memref<96xi8>
   return
 }

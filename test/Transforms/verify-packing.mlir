@@ -161,3 +161,20 @@ func.func @last_use_in_a_region(%x: memref<16xf32>, %c: i1, %k: index) {
   memref.dealloc %arena : memref<128xi8>
   return
 }
+
+// A program's own typed byte buffer (one view, no memplan.arena mark) whose
+// address it lets out and which it frees itself: no packing placed that
+// free, so the checker does not ask when the address is last used. (Two
+// views of one buffer are a packing: @pointer in verify-packing-invalid.mlir.)
+// CHECK-LABEL: func.func @own_typed_buffer
+func.func private @keep_raw(index)
+func.func @own_typed_buffer(%x: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %bytes = memref.alloc() {alignment = 64 : i64} : memref<64xi8>
+  %typed = memref.view %bytes[%c0][] : memref<64xi8> to memref<16xf32>
+  memref.copy %x, %typed : memref<16xf32> to memref<16xf32>
+  %p = memref.extract_aligned_pointer_as_index %typed : memref<16xf32> -> index
+  func.call @keep_raw(%p) : (index) -> ()
+  memref.dealloc %bytes : memref<64xi8>
+  return
+}

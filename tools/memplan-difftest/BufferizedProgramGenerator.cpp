@@ -360,6 +360,26 @@ private:
            " : " + buffer.allocType);
       buffer.access.type = buffer.allocType;
       buffer.access.value = buffer.allocValue;
+    } else if ((elem == Elem::F32 || elem == Elem::F64) && laterChance(15)) {
+      // Bytes viewed as typed elements, as upstream's and IREE's buffers
+      // are. An alloc without an attribute is only as aligned as its own
+      // elements (MemRefOps.td: "compatible with the type"), so the i8
+      // buffer asks for the 8 bytes of an f64 at least.
+      int64_t bytes = count * (elem == Elem::F64 ? 8 : 4);
+      if (alignment.empty())
+        alignment = " {alignment = 8 : i64}";
+      buffer.allocType =
+          memrefType(std::to_string(bytes), Elem::I8, buffer.space);
+      emit(buffer.allocValue + " = memref.alloc()" + alignment + " : " +
+           buffer.allocType);
+      buffer.access.type =
+          memrefType(std::to_string(count), elem, buffer.space);
+      buffer.access.value = fresh("h");
+      emit(buffer.access.value + " = memref.view " + buffer.allocValue + "[" +
+           constIndex(0) + "][] : " + buffer.allocType + " to " +
+           buffer.access.type);
+      ++features->views;
+      ++features->typedByteViews;
     } else {
       buffer.allocType = memrefType(std::to_string(count), elem, buffer.space);
       emit(buffer.allocValue + " = memref.alloc()" + alignment + " : " +

@@ -28,7 +28,8 @@
 // prefix; linalg.matmul into a filled buffer; calls of functions that read or
 // write a buffer; an address taken with extract_aligned_pointer_as_index and
 // read through later; memref.assume_alignment of an alloc (its attribute's
-// alignment, or malloc's 16 bytes); a returned buffer; `?` sizes given by
+// alignment, or malloc's 16 bytes); i8 allocs viewed as f32 or f64 by
+// memref.view; a returned buffer; `?` sizes given by
 // constants; no
 // deallocs, deallocs at each buffer's last use, or all at the end.
 //
@@ -56,6 +57,7 @@ struct ProgramFeatures {
                                 ///< region op, before its own buffers
   unsigned nestedRegionOps = 0; ///< region ops inside region ops
   unsigned assumedAlignments = 0; ///< memref.assume_alignment of an alloc
+  unsigned typedByteViews = 0;    ///< i8 allocs viewed as f32/f64
 
   ProgramFeatures &operator+=(const ProgramFeatures &other) {
     buffers += other.buffers;
@@ -70,6 +72,7 @@ struct ProgramFeatures {
     lastUseInRegion += other.lastUseInRegion;
     nestedRegionOps += other.nestedRegionOps;
     assumedAlignments += other.assumedAlignments;
+    typedByteViews += other.typedByteViews;
     return *this;
   }
 };

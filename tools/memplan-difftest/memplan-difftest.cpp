@@ -459,10 +459,12 @@ int main(int argc, char **argv) {
                << ", last reads in a region op "
                << totals.features.lastUseInRegion << ", nested region ops "
                << totals.features.nestedRegionOps << ", assumed alignments "
-               << totals.features.assumedAlignments << ", addresses taken "
-               << totals.features.escapes << ", views and selects "
-               << totals.features.views << "; views in the greedy packings "
-               << totals.packedViews << "\n"
+               << totals.features.assumedAlignments << ", byte buffers "
+               << "viewed as f32/f64 " << totals.features.typedByteViews
+               << ", addresses taken " << totals.features.escapes
+               << ", views and selects " << totals.features.views
+               << "; views in the greedy packings " << totals.packedViews
+               << "\n"
                << "after upstream's deallocation pipeline (the recipe): "
                << totals.recipePrograms << " programs, "
                << totals.recipeDeallocs << " deallocs placed, "

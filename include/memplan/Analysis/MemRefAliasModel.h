@@ -45,8 +45,9 @@
 //
 // Sizes are the lowering's (MemRefByteSize.h); `?` dimensions whose size
 // operands are constants count as static. Alignment is the most of the
-// alloc's attribute, its element's and what the program assumes of any
-// alias (memref.assume_alignment, or an access's stated `alignment`).
+// alloc's attribute, its elements' and every alias's elements' ABI
+// alignment, and what the program assumes of any alias
+// (memref.assume_alignment, or an access's stated `alignment`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,8 +75,9 @@ struct AllocBuffer {
   /// constant (or not sizeable).
   std::optional<uint64_t> bytes;
   /// The alignment its arena offset needs: the alloc's alignment attribute,
-  /// its element's ABI alignment, and any alignment the program assumes of
-  /// an alias (memref.assume_alignment, an access's stated `alignment`).
+  /// the ABI alignment of its elements and of every alias's (a memref.view
+  /// of its bytes as f64), and any alignment the program assumes of an
+  /// alias (memref.assume_alignment, an access's stated `alignment`).
   uint64_t alignment = 1;
   /// Live on [start, end) in ProgramOrder positions. For a buffer that is
   /// returned, end is the end of the function.

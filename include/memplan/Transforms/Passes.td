@@ -241,9 +241,9 @@ def PackAllocs : Pass<"memplan-pack-allocs", "::mlir::ModuleOp"> {
     given by constants count as static. Sizes are the lowering's: the
     DataLayout size of each element rounded to its ABI alignment (`i1`:
     1 byte, `vector<3xf32>`: 16 bytes). Offsets keep every alignment the
-    program states or assumes of a buffer: the alloc's attribute, the
-    element's, `memref.assume_alignment` of an alias, an access's
-    `alignment`.
+    program states or assumes of a buffer: the alloc's attribute, its
+    elements' and every alias's elements' (a byte buffer viewed as `f64`),
+    `memref.assume_alignment` of an alias, an access's `alignment`.
 
     There is one arena per memory space, and per stretch of the function in
     which buffers are live: an arena is allocated before the top-level op
@@ -315,7 +315,9 @@ def VerifyPacking : Pass<"memplan-verify-packing", "::mlir::ModuleOp"> {
     * Every use of an arena is a `memref.view` at a constant offset (or its
       `memref.dealloc`); each view's byte range, computed from the LLVM
       types the lowering produces, lies inside the arena and is aligned for
-      its element type.
+      its element type, for the element types of every memref it reaches,
+      and for what their uses assume (`memref.assume_alignment`) or state
+      (an access's `alignment`).
     * Each view reaches the memref values derived from it by any op (every
       memref result, region argument and, through terminators, result of
       the enclosing op), and a use by an op that does not only read or write
@@ -326,7 +328,9 @@ def VerifyPacking : Pass<"memplan-verify-packing", "::mlir::ModuleOp"> {
       their uses, seen from the innermost block holding both, must occupy
       disjoint positions, or lie in mutually exclusive branches; views
       inside a loop whose iterations may run at once never share bytes.
-    * The arena's dealloc comes after the last use of every view.
+    * The arena's dealloc comes after the last use of every view (but for
+      a byte buffer of the program's own, unmarked and viewed once, whose
+      free is the program's affair).
 
     The first violation is an error naming both values.
   }];
