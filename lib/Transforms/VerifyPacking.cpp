@@ -72,7 +72,6 @@ using namespace memplan;
 
 namespace {
 
-/// One view of an arena, and what the checker knows about its lifetime.
 /// An alignment the program needs of the memory a view reaches, and the op
 /// that needs it.
 struct AlignmentDemand {
@@ -81,6 +80,7 @@ struct AlignmentDemand {
   const char *what;
 };
 
+/// One view of an arena, and what the checker knows about its lifetime.
 struct CheckedView {
   Operation *op = nullptr;     ///< the memref.view
   Value value;                 ///< its result
@@ -315,8 +315,8 @@ private:
 
     // A byte buffer that no packer marked, viewed once outside parallel
     // loops, is the program's own typed buffer (as upstream and IREE write
-    // them): when it lets its address out, when it frees the buffer is its
-    // own affair, no packing placed that free.
+    // them): if the program lets its address out, when it then frees the
+    // buffer is its own affair; no packing placed that free.
     bool ownTypedBuffer =
         !marked && views.size() == 1 && views.front().terms.empty();
     for (Operation *free : frees)
