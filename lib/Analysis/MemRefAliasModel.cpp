@@ -221,7 +221,7 @@ SmallVector<Value> getAliases(const BufferViewFlowAnalysis &flow, Value value) {
 uint64_t getAssumedAlignment(OpOperand &use) {
   Operation *owner = use.getOwner();
   if (auto assume = dyn_cast<memref::AssumeAlignmentOp>(owner))
-    return assume.getMemref() == use.get() ? assume.getAlignment() : 1;
+    return assume.getAlignment();
   std::optional<Attribute> stated = owner->getInherentAttr("alignment");
   auto alignment = dyn_cast_if_present<IntegerAttr>(stated.value_or(nullptr));
   if (!alignment || !isa<BaseMemRefType>(use.get().getType()))
