@@ -14,6 +14,9 @@
 // The cost per buffer is O(log n + k) for k such neighbours (a radix sort by
 // offset, a few passes), not O(n); k grows with the number of buffers live
 // at once, which is what still bounds dense schedules (docs/planning.md).
+// Where k is a large share of the placed buffers, a filtered walk over all
+// of them in offset order (OffsetOrderedList) is cheaper than collecting
+// and sorting; each placement takes the cheaper way, with the same result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,8 +34,17 @@ namespace memplan {
 
 class OffsetPlacement {
 public:
+  /// How a placement finds the placed buffers whose lifetimes meet its own.
+  /// Every choice gives the same placements.
+  enum class NeighbourSearch {
+    Auto,    ///< per placement, the cheaper of the two below
+    Collect, ///< from the segment tree and start buckets, then sorted
+    Scan,    ///< a filtered walk over every placed buffer by offset
+  };
+
   /// `problem` must outlive this object and pass checkProblem.
-  explicit OffsetPlacement(const Problem &problem);
+  explicit OffsetPlacement(const Problem &problem,
+                           NeighbourSearch search = NeighbourSearch::Auto);
   ~OffsetPlacement();
 
   /// Which of the gaps that hold a buffer it goes into.

@@ -14,7 +14,9 @@
 // buffer, in every order, on random and adversarial instances: dense ones
 // with thousands of neighbours per buffer (the radix sort path), offsets
 // above 2^40 (every radix digit), equal offsets, zero sizes, mixed
-// alignments, and offsets that overflow.
+// alignments, and offsets that overflow. Each of the ways of finding the
+// neighbours (collected and sorted, a filtered walk over every placed
+// buffer, the cheaper of the two per placement) is checked on its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -138,11 +140,29 @@ referenceFirstFit(const Problem &problem, const std::vector<uint32_t> &order) {
   return offsets;
 }
 
+using NeighbourSearch = OffsetPlacement::NeighbourSearch;
+
+constexpr NeighbourSearch kNeighbourSearches[] = {
+    NeighbourSearch::Auto, NeighbourSearch::Collect, NeighbourSearch::Scan};
+
+const char *describe(NeighbourSearch search) {
+  switch (search) {
+  case NeighbourSearch::Auto:
+    return "auto";
+  case NeighbourSearch::Collect:
+    return "collect";
+  case NeighbourSearch::Scan:
+    return "scan";
+  }
+  return "?";
+}
+
 /// What OffsetPlacement gives for `order`, nullopt on overflow.
 std::optional<std::vector<uint64_t>>
 structurePlacement(const Problem &problem, const std::vector<uint32_t> &order,
-                   OffsetPlacement::Fit fit = OffsetPlacement::Fit::Best) {
-  OffsetPlacement placement(problem);
+                   OffsetPlacement::Fit fit = OffsetPlacement::Fit::Best,
+                   NeighbourSearch search = NeighbourSearch::Auto) {
+  OffsetPlacement placement(problem, search);
   for (uint32_t id : order)
     if (!placement.place(id, fit))
       return std::nullopt;
@@ -197,18 +217,24 @@ void expectSamePlacements(const Problem &problem, std::mt19937_64 &rng,
   for (const std::vector<uint32_t> &order : ordersFor(problem, rng)) {
     std::optional<std::vector<uint64_t>> expected =
         referencePlacement(problem, order);
-    std::optional<std::vector<uint64_t>> actual =
-        structurePlacement(problem, order);
-    ASSERT_EQ(expected.has_value(), actual.has_value()) << what;
-    if (expected) {
-      ASSERT_EQ(*expected, *actual) << what;
-    }
-    // First fit, against its own reference.
-    expected = referenceFirstFit(problem, order);
-    actual = structurePlacement(problem, order, OffsetPlacement::Fit::First);
-    ASSERT_EQ(expected.has_value(), actual.has_value()) << what << " (first)";
-    if (expected) {
-      ASSERT_EQ(*expected, *actual) << what << " (first)";
+    std::optional<std::vector<uint64_t>> expectedFirst =
+        referenceFirstFit(problem, order);
+    for (NeighbourSearch search : kNeighbourSearches) {
+      std::string how = what + " (" + describe(search) + ")";
+      std::optional<std::vector<uint64_t>> actual = structurePlacement(
+          problem, order, OffsetPlacement::Fit::Best, search);
+      ASSERT_EQ(expected.has_value(), actual.has_value()) << how;
+      if (expected) {
+        ASSERT_EQ(*expected, *actual) << how;
+      }
+      // First fit, against its own reference.
+      actual = structurePlacement(problem, order, OffsetPlacement::Fit::First,
+                                  search);
+      ASSERT_EQ(expectedFirst.has_value(), actual.has_value())
+          << how << " (first)";
+      if (expectedFirst) {
+        ASSERT_EQ(*expectedFirst, *actual) << how << " (first)";
+      }
     }
   }
 }
@@ -339,7 +365,7 @@ TEST(OffsetPlacement, PlaceAtAndRemoveMatchTheReference) {
         referencePlacement(problem, order);
     if (!expected)
       continue;
-    OffsetPlacement placement(problem);
+    OffsetPlacement placement(problem, kNeighbourSearches[round % 3]);
     for (uint32_t id : order)
       placement.place(id); // something to forget
     for (uint32_t id : order)
@@ -349,7 +375,9 @@ TEST(OffsetPlacement, PlaceAtAndRemoveMatchTheReference) {
       placement.placeAt(order[k], (*expected)[order[k]]);
     for (size_t k = half; k < order.size(); ++k)
       ASSERT_TRUE(placement.place(order[k]));
-    EXPECT_EQ(placement.currentOffsets(), *expected) << "round " << round;
+    EXPECT_EQ(placement.currentOffsets(), *expected)
+        << "round " << round << " (" << describe(kNeighbourSearches[round % 3])
+        << ")";
   }
 }
 
@@ -362,7 +390,7 @@ TEST(OffsetPlacement, RemoveMatchesTheReference) {
   std::mt19937_64 rng(7);
   for (int round = 0; round < 200; ++round) {
     auto [problem, order] = roundProblem(rng, round, 80, 30);
-    OffsetPlacement placement(problem);
+    OffsetPlacement placement(problem, kNeighbourSearches[round % 3]);
     for (uint32_t id : order)
       ASSERT_TRUE(placement.place(id));
     for (int cycle = 0; cycle < 5; ++cycle) {
@@ -381,7 +409,8 @@ TEST(OffsetPlacement, RemoveMatchesTheReference) {
       for (uint32_t id : moved)
         ASSERT_TRUE(placement.place(id));
       ASSERT_EQ(placement.currentOffsets(), *expected)
-          << "round " << round << " cycle " << cycle;
+          << "round " << round << " cycle " << cycle << " ("
+          << describe(kNeighbourSearches[round % 3]) << ")";
     }
   }
 }

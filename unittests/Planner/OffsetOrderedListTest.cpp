@@ -1,0 +1,145 @@
+//===- OffsetOrderedListTest.cpp - Placed buffers in offset order ---------===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// OffsetOrderedList against a plain vector of its entries: after random
+// inserts and erases (many at equal offsets, so that runs of them span
+// blocks, and enough of them to split blocks and empty them again), a walk
+// over a random range of slots must visit exactly the entries that meet it,
+// in offset order, and stop when told to.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OffsetOrderedList.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <tuple>
+#include <vector>
+
+using namespace memplan;
+
+namespace {
+
+struct Entry {
+  uint64_t offset, top;
+  uint32_t first, last;
+  bool operator<(const Entry &other) const {
+    return std::tie(offset, top, first, last) <
+           std::tie(other.offset, other.top, other.first, other.last);
+  }
+  bool operator==(const Entry &other) const {
+    return !(*this < other) && !(other < *this);
+  }
+};
+
+/// The (offset, top) pairs a walk over [first, last) visits, in visit order.
+std::vector<std::pair<uint64_t, uint64_t>> walk(const OffsetOrderedList &list,
+                                                uint32_t first, uint32_t last,
+                                                size_t stopAfter = SIZE_MAX) {
+  std::vector<std::pair<uint64_t, uint64_t>> visited;
+  list.forEachMeeting(first, last, [&](uint64_t offset, uint64_t top) {
+    visited.push_back({offset, top});
+    return visited.size() < stopAfter;
+  });
+  return visited;
+}
+
+void expectSameWalk(const OffsetOrderedList &list,
+                    const std::vector<Entry> &entries, uint32_t first,
+                    uint32_t last, const std::string &what) {
+  std::vector<std::pair<uint64_t, uint64_t>> expected;
+  for (const Entry &entry : entries)
+    if (entry.first < last && first < entry.last)
+      expected.push_back({entry.offset, entry.top});
+  std::vector<std::pair<uint64_t, uint64_t>> visited = walk(list, first, last);
+  // In offset order; equal offsets in any order.
+  ASSERT_TRUE(std::is_sorted(
+      visited.begin(), visited.end(),
+      [](const auto &a, const auto &b) { return a.first < b.first; }))
+      << what;
+  std::sort(expected.begin(), expected.end());
+  std::sort(visited.begin(), visited.end());
+  ASSERT_EQ(expected, visited) << what;
+}
+
+TEST(OffsetOrderedList, WalksMatchAPlainListThroughInsertsAndErases) {
+  std::mt19937_64 rng(2026112801);
+  for (int round = 0; round < 40; ++round) {
+    OffsetOrderedList list;
+    std::vector<Entry> entries;
+    // Few distinct offsets in some rounds: runs of equal offsets longer
+    // than a block.
+    uint64_t offsets = round % 4 == 0 ? 3 : 1 + rng() % 5000;
+    uint32_t slots = 1 + rng() % 300;
+    for (int step = 0; step < 3000; ++step) {
+      bool grow = entries.empty() || rng() % 100 < (step < 1500 ? 70 : 35);
+      if (grow) {
+        Entry entry;
+        entry.offset = (rng() % offsets) * 64;
+        entry.top = entry.offset + 1 + rng() % 500;
+        entry.first = rng() % slots;
+        entry.last = entry.first + 1 + rng() % (slots - entry.first);
+        list.insert(entry.offset, entry.top, entry.first, entry.last);
+        entries.push_back(entry);
+      } else {
+        size_t at = rng() % entries.size();
+        Entry entry = entries[at];
+        ASSERT_TRUE(
+            list.erase(entry.offset, entry.top, entry.first, entry.last));
+        entries.erase(entries.begin() + at);
+        // An entry that is not there is not found.
+        if (std::find(entries.begin(), entries.end(), entry) == entries.end()) {
+          ASSERT_FALSE(
+              list.erase(entry.offset, entry.top, entry.first, entry.last));
+        }
+      }
+      ASSERT_EQ(list.size(), entries.size());
+      if (step % 97 == 0) {
+        uint32_t first = rng() % slots;
+        uint32_t last = first + 1 + rng() % (slots - first);
+        expectSameWalk(list, entries, first, last,
+                       "round " + std::to_string(round) + " step " +
+                           std::to_string(step));
+      }
+    }
+    expectSameWalk(list, entries, 0, slots, "round " + std::to_string(round));
+    // Emptied, it walks nothing, and fills again.
+    for (const Entry &entry : entries)
+      ASSERT_TRUE(list.erase(entry.offset, entry.top, entry.first, entry.last));
+    EXPECT_EQ(list.size(), 0u);
+    EXPECT_TRUE(walk(list, 0, slots).empty());
+    list.insert(64, 128, 0, 1);
+    EXPECT_EQ(walk(list, 0, slots).size(), 1u);
+  }
+}
+
+TEST(OffsetOrderedList, AWalkStopsWhenTold) {
+  OffsetOrderedList list;
+  for (uint32_t i = 0; i < 1000; ++i)
+    list.insert(i * 16, i * 16 + 8, i % 10, i % 10 + 1);
+  // Slot 3: every tenth entry, from offset 48.
+  std::vector<std::pair<uint64_t, uint64_t>> visited = walk(list, 3, 4, 5);
+  ASSERT_EQ(visited.size(), 5u);
+  for (size_t k = 0; k < visited.size(); ++k)
+    EXPECT_EQ(visited[k].first, 48 + 160 * k);
+}
+
+TEST(OffsetOrderedList, SlotsAtTheEndsOfTheirRange) {
+  // The filter compares slots as signed 32-bit numbers: the largest slots
+  // must still compare as numbers.
+  OffsetOrderedList list;
+  uint32_t top = OffsetOrderedList::kMaxSlots - 1;
+  list.insert(0, 10, 0, top);
+  list.insert(16, 20, top - 1, top);
+  list.insert(32, 40, 0, 1);
+  EXPECT_EQ(walk(list, top - 1, top).size(), 2u);
+  EXPECT_EQ(walk(list, 0, 1).size(), 2u);
+  EXPECT_EQ(walk(list, 1, top - 1).size(), 1u);
+}
+
+} // namespace
