@@ -41,12 +41,12 @@ struct GapSearch {
     // so far; only then is the aligned start worth computing. Where many
     // buffers are live at once about half the neighbours open a gap, at
     // random, and few of those fit (docs/planning.md): the gap is taken
-    // without a branch (0 for none, by a mask: a conditional expression
-    // became a branch again once inlined into the walks), so the one test
-    // left is rarely true.
-    uint64_t gap =
-        (offset - cursor) & (uint64_t(0) - uint64_t(offset > cursor));
-    if (LLVM_UNLIKELY((gap >= size) & (gap < bestGap))) {
+    // without a branch (0 for none), so the one test left is rarely true.
+    // That test is size <= gap < bestGap as one unsigned comparison: below
+    // `size`, gap - size wraps past bestGap - size (bestGap >= size holds
+    // throughout: it starts at the maximum and only takes fitting gaps).
+    uint64_t gap = offset - std::min(offset, cursor);
+    if (LLVM_UNLIKELY(gap - size < bestGap - size)) {
       if (std::optional<uint64_t> start =
               alignedStartIn(cursor, offset, size, alignment)) {
         bestGap = gap;
