@@ -60,11 +60,7 @@ public:
     uint32_t at =
         std::upper_bound(block->offset, block->offset + block->count, offset) -
         block->offset;
-    uint32_t after = block->count - at;
-    std::memmove(block->offset + at + 1, block->offset + at, after * 8);
-    std::memmove(block->top + at + 1, block->top + at, after * 8);
-    std::memmove(block->first + at + 1, block->first + at, after * 4);
-    std::memmove(block->last + at + 1, block->last + at, after * 4);
+    moveEntries(*block, at + 1, *block, at, block->count - at);
     block->offset[at] = offset;
     block->top[at] = top;
     block->first[at] = first;
@@ -93,11 +89,7 @@ public:
         if (block.top[at] != top || block.first[at] != first ||
             block.last[at] != last)
           continue;
-        uint32_t after = block.count - at - 1;
-        std::memmove(block.offset + at, block.offset + at + 1, after * 8);
-        std::memmove(block.top + at, block.top + at + 1, after * 8);
-        std::memmove(block.first + at, block.first + at + 1, after * 4);
-        std::memmove(block.last + at, block.last + at + 1, after * 4);
+        moveEntries(block, at, block, at + 1, block.count - at - 1);
         --block.count;
         block.first[block.count] = block.last[block.count] = 0;
         --entries;
@@ -144,6 +136,16 @@ private:
     uint64_t top[kCapacity];
   };
 
+  /// Moves `count` entries of `from`, from its entry `fromAt` on, to `to`
+  /// from `toAt` on (within one block the two ranges may overlap).
+  static void moveEntries(Block &to, uint32_t toAt, const Block &from,
+                          uint32_t fromAt, uint32_t count) {
+    std::memmove(to.offset + toAt, from.offset + fromAt, count * 8);
+    std::memmove(to.top + toAt, from.top + fromAt, count * 8);
+    std::memmove(to.first + toAt, from.first + fromAt, count * 4);
+    std::memmove(to.last + toAt, from.last + fromAt, count * 4);
+  }
+
   /// Bit i: entry `begin + i` (below the block's count) meets
   /// [first, last).
   static uint64_t meetingMask(const Block &block, uint32_t begin,
@@ -171,9 +173,9 @@ private:
     }
 #else
     for (uint32_t i = 0; i < count; ++i)
-      mask |=
-          uint64_t(block.first[begin + i]<last & block.last[begin + i]> first)
-          << i;
+      mask |= uint64_t((block.first[begin + i] < last) &
+                       (block.last[begin + i] > first))
+              << i;
 #endif
     // Unused entries have slots [0, 0) and never meet; entries past the
     // count within the last group are unused.
@@ -207,10 +209,7 @@ private:
     Block &full = blocks[order[position]];
     Block &upper = blocks[index];
     uint32_t keep = Block::kCapacity / 2, moved = full.count - keep;
-    std::memcpy(upper.offset, full.offset + keep, moved * 8);
-    std::memcpy(upper.top, full.top + keep, moved * 8);
-    std::memcpy(upper.first, full.first + keep, moved * 4);
-    std::memcpy(upper.last, full.last + keep, moved * 4);
+    moveEntries(upper, 0, full, keep, moved);
     std::memset(full.first + keep, 0, moved * 4);
     std::memset(full.last + keep, 0, moved * 4);
     upper.count = moved;
