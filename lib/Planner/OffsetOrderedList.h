@@ -6,9 +6,7 @@
 //
 // Internal to the planner. Every placed buffer, kept sorted by offset in
 // blocks of up to 128 entries, each entry with its slots [first, last). A
-// walk visits, in offset order, the entries whose slots meet a range: a
-// filter over the block's slots (four compares per instruction) gives a
-// bitmask, and only its set bits are visited.
+// walk visits, in offset order, the entries whose slots meet a range.
 //
 // Why a scan of every placed buffer, where OffsetPlacement otherwise finds
 // only the neighbours and sorts them: where thousands of buffers are live at
@@ -18,6 +16,16 @@
 // tree and radix-sorting them; OffsetPlacement picks whichever is cheaper
 // per placement. The entries are in offset order, equal offsets in no
 // particular order, which is all the gap walk needs.
+//
+// A block is laid out as eight lanes side by side: with `rows` the block's
+// entries over eight, rounded up, entry e (in offset order) sits in row
+// e % rows, lane e / rows, at index row * 8 + lane of each array. So a row
+// of eight entries is one vector, and each lane is a run of consecutive
+// entries, which lets a vector walk follow eight runs at once, one row per
+// step, with no shuffles between the entries of a run (GapWalk.cpp). The
+// walk here, portable, filters two rows at a time (four compares per
+// instruction where SSE2 is there) and turns the rows' bitmasks into the
+// lanes' to visit the entries in offset order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,36 +45,71 @@
 #endif
 
 namespace memplan {
+namespace detail {
+/// The slot of bit 16 * lane + row of OffsetOrderedList's meeting masks (a
+/// block of 8 lanes by 16 rows; lanes 0-3 in the first word): a table,
+/// since the walk's loads wait on it.
+struct SlotOfMeetingBit {
+  uint8_t slots[2][64];
+  constexpr SlotOfMeetingBit() : slots() {
+    for (uint32_t half = 0; half < 2; ++half)
+      for (uint32_t bit = 0; bit < 64; ++bit)
+        slots[half][bit] =
+            static_cast<uint8_t>((bit % 16) * 8 + half * 4 + bit / 16);
+  }
+};
+inline constexpr SlotOfMeetingBit kSlotOfMeetingBit{};
+} // namespace detail
 
 class OffsetOrderedList {
 public:
   /// Slots must be below 2^31 (the filter compares them as signed 32-bit).
   static constexpr uint32_t kMaxSlots = uint32_t(1) << 31;
 
+  struct alignas(64) Block {
+    static constexpr uint32_t kLanes = 8, kMaxRows = 16;
+    static constexpr uint32_t kCapacity = kLanes * kMaxRows;
+    static_assert(kLanes == 8 && kMaxRows == 16, "detail::SlotOfMeetingBit");
+    static uint32_t rowsFor(uint32_t count) {
+      return std::max<uint32_t>(1, (count + kLanes - 1) / kLanes);
+    }
+    /// Where entry `e` (in offset order) sits in the arrays.
+    uint32_t slotOf(uint32_t e) const { return (e % rows) * kLanes + e / rows; }
+
+    uint32_t count = 0, rows = 1;
+    // Unused slots hold zeros, so that a filter reading whole rows never
+    // takes them (last > first fails for last = 0).
+    alignas(64) uint32_t first[kCapacity] = {};
+    alignas(64) uint32_t last[kCapacity] = {};
+    alignas(64) uint64_t offset[kCapacity] = {};
+    alignas(64) uint64_t top[kCapacity] = {};
+  };
+
   OffsetOrderedList() { order.push_back(newBlock()); }
 
   size_t size() const { return entries; }
 
+  /// The blocks in offset order, for the vector walk.
+  size_t blockCount() const { return order.size(); }
+  const Block &block(size_t position) const { return blocks[order[position]]; }
+
   void insert(uint64_t offset, uint64_t top, uint32_t first, uint32_t last) {
     assert(first < last && last < kMaxSlots);
     size_t position = blockFor(offset);
-    Block *block = &blocks[order[position]];
-    if (block->count == Block::kCapacity) {
+    if (blocks[order[position]].count == Block::kCapacity) {
       split(position);
       if (offset >= firstOffsets[position + 1])
         ++position;
-      block = &blocks[order[position]];
     }
+    Block &block = blocks[order[position]];
+    Entries run = read(block);
     uint32_t at =
-        std::upper_bound(block->offset, block->offset + block->count, offset) -
-        block->offset;
-    moveEntries(*block, at + 1, *block, at, block->count - at);
-    block->offset[at] = offset;
-    block->top[at] = top;
-    block->first[at] = first;
-    block->last[at] = last;
-    ++block->count;
-    firstOffsets[position] = block->offset[0];
+        std::upper_bound(run.offset, run.offset + block.count, offset) -
+        run.offset;
+    run.move(at + 1, at, block.count - at);
+    run.set(at, offset, top, first, last);
+    write(block, run, block.count + 1);
+    firstOffsets[position] = run.offset[0];
     ++entries;
   }
 
@@ -82,19 +125,19 @@ public:
     for (; position < order.size() && firstOffsets[position] <= offset;
          ++position) {
       Block &block = blocks[order[position]];
-      for (uint32_t at = std::lower_bound(block.offset,
-                                          block.offset + block.count, offset) -
-                         block.offset;
-           at < block.count && block.offset[at] == offset; ++at) {
-        if (block.top[at] != top || block.first[at] != first ||
-            block.last[at] != last)
+      Entries run = read(block);
+      for (uint32_t at =
+               std::lower_bound(run.offset, run.offset + block.count, offset) -
+               run.offset;
+           at < block.count && run.offset[at] == offset; ++at) {
+        if (run.top[at] != top || run.first[at] != first ||
+            run.last[at] != last)
           continue;
-        moveEntries(block, at, block, at + 1, block.count - at - 1);
-        --block.count;
-        block.first[block.count] = block.last[block.count] = 0;
+        run.move(at, at + 1, block.count - at - 1);
+        write(block, run, block.count - 1);
         --entries;
         if (block.count)
-          firstOffsets[position] = block.offset[0];
+          firstOffsets[position] = run.offset[0];
         else if (order.size() > 1)
           dropBlock(position);
         return true;
@@ -110,76 +153,136 @@ public:
     assert(first < last && last < kMaxSlots);
     for (uint32_t index : order) {
       const Block &block = blocks[index];
-      for (uint32_t half = 0; half * 64 < block.count; ++half) {
-        uint64_t mask = meetingMask(block, half * 64, first, last);
-        const uint64_t *offset = block.offset + half * 64;
-        const uint64_t *top = block.top + half * 64;
-        while (mask) {
-          unsigned at = llvm::countr_zero(mask);
-          mask &= mask - 1;
-          if (!visit(offset[at], top[at]))
-            return;
-        }
-      }
+      alignas(16) uint8_t rows[Block::kMaxRows] = {};
+      meetingRows(block, first, last, rows);
+      if (!forEachInOffsetOrder(rows, [&](uint32_t slot) {
+            return visit(block.offset[slot], block.top[slot]);
+          }))
+        return;
     }
   }
 
-private:
-  struct Block {
-    static constexpr uint32_t kCapacity = 128;
-    uint32_t count = 0;
-    // Slots of unused entries are 0 so that the filter, which reads whole
-    // groups of 16, never takes them (last > first fails for last = 0).
-    uint32_t first[kCapacity] = {};
-    uint32_t last[kCapacity] = {};
-    uint64_t offset[kCapacity];
-    uint64_t top[kCapacity];
-  };
-
-  /// Moves `count` entries of `from`, from its entry `fromAt` on, to `to`
-  /// from `toAt` on (within one block the two ranges may overlap).
-  static void moveEntries(Block &to, uint32_t toAt, const Block &from,
-                          uint32_t fromAt, uint32_t count) {
-    std::memmove(to.offset + toAt, from.offset + fromAt, count * 8);
-    std::memmove(to.top + toAt, from.top + fromAt, count * 8);
-    std::memmove(to.first + toAt, from.first + fromAt, count * 4);
-    std::memmove(to.last + toAt, from.last + fromAt, count * 4);
+  /// Calls `visit(slot)` for the slots of a block that `rows` marks (bit l
+  /// of rows[r]: the slot in row r, lane l; rows past the block's are 0), in
+  /// offset order, until it returns false; false if it did.
+  template <typename Visit>
+  static bool forEachInOffsetOrder(const uint8_t rows[Block::kMaxRows],
+                                   Visit &&visit) {
+    // Bit 16 * lane + row of two words (lanes 0-3 in the first), so that
+    // the bits run in offset order.
+    uint16_t lanes[Block::kLanes];
+#if defined(__SSE2__)
+    // Lane 7's bits are the bytes' top bits; doubling the bytes brings the
+    // next lane's there.
+    __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(rows));
+    for (uint32_t lane = Block::kLanes; lane-- > 0;) {
+      lanes[lane] = static_cast<uint16_t>(_mm_movemask_epi8(bytes));
+      bytes = _mm_add_epi8(bytes, bytes);
+    }
+#else
+    for (uint32_t lane = 0; lane < Block::kLanes; ++lane) {
+      lanes[lane] = 0;
+      for (uint32_t row = 0; row < Block::kMaxRows; ++row)
+        lanes[lane] |= uint16_t((rows[row] >> lane) & 1) << row;
+    }
+#endif
+    for (uint32_t half = 0; half < 2; ++half) {
+      uint64_t mask = 0;
+      for (uint32_t lane = 0; lane < Block::kLanes / 2; ++lane)
+        mask |= uint64_t(lanes[half * (Block::kLanes / 2) + lane])
+                << (Block::kMaxRows * lane);
+      for (; mask; mask &= mask - 1)
+        if (!visit(
+                detail::kSlotOfMeetingBit.slots[half][llvm::countr_zero(mask)]))
+          return false;
+    }
+    return true;
   }
 
-  /// Bit i: entry `begin + i` (below the block's count) meets
-  /// [first, last).
-  static uint64_t meetingMask(const Block &block, uint32_t begin,
-                              uint32_t first, uint32_t last) {
-    uint32_t count = std::min<uint32_t>(64, block.count - begin);
-    uint64_t mask = 0;
+private:
+  /// A block's entries in offset order, as plain arrays.
+  struct Entries {
+    uint64_t offset[Block::kCapacity + 1], top[Block::kCapacity + 1];
+    uint32_t first[Block::kCapacity + 1], last[Block::kCapacity + 1];
+
+    /// Moves `count` entries from `from` on to `to` on (may overlap).
+    void move(uint32_t to, uint32_t from, uint32_t count) {
+      std::memmove(offset + to, offset + from, count * 8);
+      std::memmove(top + to, top + from, count * 8);
+      std::memmove(first + to, first + from, count * 4);
+      std::memmove(last + to, last + from, count * 4);
+    }
+    void set(uint32_t at, uint64_t offsetAt, uint64_t topAt, uint32_t firstAt,
+             uint32_t lastAt) {
+      offset[at] = offsetAt;
+      top[at] = topAt;
+      first[at] = firstAt;
+      last[at] = lastAt;
+    }
+  };
+
+  /// Copies a block's entries out of its lanes, and back in with a new
+  /// count (and so a new number of rows). A block holds at most 128
+  /// entries, and an insert or erase costs a few hundred copies this way,
+  /// little beside a walk over the list.
+  static Entries read(const Block &block) {
+    Entries run;
+    for (uint32_t e = 0; e < block.count; ++e) {
+      uint32_t slot = block.slotOf(e);
+      run.set(e, block.offset[slot], block.top[slot], block.first[slot],
+              block.last[slot]);
+    }
+    return run;
+  }
+  static void write(Block &block, const Entries &run, uint32_t count) {
+    assert(count <= Block::kCapacity);
+    std::memset(block.first, 0, sizeof(block.first));
+    std::memset(block.last, 0, sizeof(block.last));
+    std::memset(block.offset, 0, sizeof(block.offset));
+    std::memset(block.top, 0, sizeof(block.top));
+    block.count = count;
+    block.rows = Block::rowsFor(count);
+    for (uint32_t e = 0; e < count; ++e) {
+      uint32_t slot = block.slotOf(e);
+      block.offset[slot] = run.offset[e];
+      block.top[slot] = run.top[e];
+      block.first[slot] = run.first[e];
+      block.last[slot] = run.last[e];
+    }
+  }
+
+  /// rows[r], bit l: the entry in row r, lane l meets [first, last).
+  static void meetingRows(const Block &block, uint32_t first, uint32_t last,
+                          uint8_t rows[Block::kMaxRows]) {
 #if defined(__SSE2__)
     __m128i lastQuery = _mm_set1_epi32(static_cast<int32_t>(last));
     __m128i firstQuery = _mm_set1_epi32(static_cast<int32_t>(first));
-    for (uint32_t group = 0; group * 16 < count; ++group) {
+    for (uint32_t row = 0; row < block.rows; row += 2) {
       __m128i meets[4];
-      for (int k = 0; k < 4; ++k) {
-        uint32_t at = begin + group * 16 + k * 4;
-        __m128i starts = _mm_loadu_si128(
-            reinterpret_cast<const __m128i *>(block.first + at));
+      for (uint32_t k = 0; k < 4; ++k) {
+        uint32_t at = row * Block::kLanes + k * 4;
+        __m128i starts =
+            _mm_load_si128(reinterpret_cast<const __m128i *>(block.first + at));
         __m128i ends =
-            _mm_loadu_si128(reinterpret_cast<const __m128i *>(block.last + at));
+            _mm_load_si128(reinterpret_cast<const __m128i *>(block.last + at));
         meets[k] = _mm_and_si128(_mm_cmpgt_epi32(lastQuery, starts),
                                  _mm_cmpgt_epi32(ends, firstQuery));
       }
       __m128i bytes = _mm_packs_epi16(_mm_packs_epi32(meets[0], meets[1]),
                                       _mm_packs_epi32(meets[2], meets[3]));
-      mask |= uint64_t(static_cast<uint32_t>(_mm_movemask_epi8(bytes)))
-              << (group * 16);
+      uint32_t bits = static_cast<uint32_t>(_mm_movemask_epi8(bytes));
+      rows[row] = static_cast<uint8_t>(bits);
+      rows[row + 1] = static_cast<uint8_t>(bits >> 8);
     }
 #else
-    for (uint32_t i = 0; i < count; ++i)
-      mask |= uint64_t((block.first[begin + i] < last) &
-                       (block.last[begin + i] > first))
-              << i;
+    for (uint32_t row = 0; row < block.rows; ++row)
+      for (uint32_t lane = 0; lane < Block::kLanes; ++lane) {
+        uint32_t slot = row * Block::kLanes + lane;
+        rows[row] |=
+            uint8_t((block.first[slot] < last) & (block.last[slot] > first))
+            << lane;
+      }
 #endif
-    // Unused entries have slots [0, 0) and never meet; entries past the
-    // count within the last group are unused.
-    return mask;
   }
 
   /// The position (in `order`) of the block an entry at `offset` goes in:
@@ -208,14 +311,13 @@ private:
     uint32_t index = newBlock(); // may move `blocks`: index afresh below
     Block &full = blocks[order[position]];
     Block &upper = blocks[index];
+    Entries run = read(full);
     uint32_t keep = Block::kCapacity / 2, moved = full.count - keep;
-    moveEntries(upper, 0, full, keep, moved);
-    std::memset(full.first + keep, 0, moved * 4);
-    std::memset(full.last + keep, 0, moved * 4);
-    upper.count = moved;
-    full.count = keep;
+    write(full, run, keep);
+    run.move(0, keep, moved);
+    write(upper, run, moved);
     order.insert(order.begin() + position + 1, index);
-    firstOffsets.insert(firstOffsets.begin() + position + 1, upper.offset[0]);
+    firstOffsets.insert(firstOffsets.begin() + position + 1, run.offset[0]);
   }
 
   void dropBlock(size_t position) {

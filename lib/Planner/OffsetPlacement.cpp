@@ -10,6 +10,8 @@
 
 #include "memplan/Planner/GreedyAlgorithms.h"
 
+#include "GapSearch.h"
+#include "GapWalk.h"
 #include "IntervalStabber.h"
 #include "OffsetOrderedList.h"
 #include "SlotSet.h"
@@ -24,54 +26,6 @@
 using namespace memplan;
 
 namespace {
-
-/// The walk over a buffer's neighbours by offset: `cursor` is the lowest
-/// byte above every neighbour seen so far, and a gap is [cursor, the next
-/// neighbour's offset).
-struct GapSearch {
-  uint64_t size, alignment;
-  OffsetPlacement::Fit fit;
-  uint64_t cursor = 0, bestOffset = 0, bestGap = UINT64_MAX;
-  bool found = false;
-
-  /// Takes the next neighbour by offset; false once the search is decided
-  /// (first fit found its gap).
-  bool visit(uint64_t offset, uint64_t top) {
-    // The gap must hold the buffer even before alignment, and beat the best
-    // so far; only then is the aligned start worth computing. Where many
-    // buffers are live at once about half the neighbours open a gap, at
-    // random, and few of those fit (docs/planning.md): the gap is taken
-    // without a branch (0 for none), so the one test left is rarely true.
-    // That test is size <= gap < bestGap as one unsigned comparison: below
-    // `size`, gap - size wraps past bestGap - size (bestGap >= size holds
-    // throughout: it starts at the maximum and only takes fitting gaps).
-    uint64_t gap = offset - std::min(offset, cursor);
-    if (LLVM_UNLIKELY(gap - size < bestGap - size)) {
-      if (std::optional<uint64_t> start =
-              alignedStartIn(cursor, offset, size, alignment)) {
-        bestGap = gap;
-        bestOffset = *start;
-        found = true;
-        if (fit == OffsetPlacement::Fit::First)
-          return false;
-      }
-    }
-    cursor = std::max(cursor, top);
-    return true;
-  }
-
-  /// Where a buffer of `size` bytes starts in the gap [cursor, offset) once
-  /// aligned, if it still fits. Out of line and free of the search's state,
-  /// so that the walk keeps that state in registers.
-  LLVM_ATTRIBUTE_NOINLINE static std::optional<uint64_t>
-  alignedStartIn(uint64_t cursor, uint64_t offset, uint64_t size,
-                 uint64_t alignment) {
-    std::optional<uint64_t> aligned = alignUp(cursor, alignment);
-    if (!aligned || *aligned > offset || offset - *aligned < size)
-      return std::nullopt;
-    return aligned;
-  }
-};
 
 /// Counts of placed buffers by slot, with prefix sums in O(log slots): a
 /// Fenwick tree (LLVM Support has none).
@@ -135,8 +89,10 @@ struct OffsetPlacement::Impl {
         nonEmpty / 2;
     if (axis.size() < OffsetOrderedList::kMaxSlots &&
         (search == NeighbourSearch::Scan ||
+         search == NeighbourSearch::PortableScan ||
          (search == NeighbourSearch::Auto && dense))) {
       byOffset.emplace();
+      vectorWalk = search != NeighbourSearch::PortableScan;
       if (search == NeighbourSearch::Auto) {
         placedByFirst.emplace(axis.size());
         placedByLast.emplace(axis.size() + 1);
@@ -148,12 +104,9 @@ struct OffsetPlacement::Impl {
     const Buffer &buffer = problem.buffers[id];
     if (buffer.size == 0)
       return true; // conflicts with nothing; offset 0 is aligned
-    GapSearch search{buffer.size, buffer.alignment, fit};
+    GapSearch search{buffer.size, buffer.alignment, fit == Fit::First};
     if (scanPays(id)) {
-      byOffset->forEachMeeting(first[id], last[id],
-                               [&](uint64_t offset, uint64_t top) {
-                                 return search.visit(offset, top);
-                               });
+      walkGaps(*byOffset, first[id], last[id], search, vectorWalk);
     } else {
       collectNeighbours(id);
       sortByOffset();
@@ -325,6 +278,7 @@ struct OffsetPlacement::Impl {
   // With a walk over every placed buffer: the buffers by offset, and, to
   // choose per placement, the placed buffers counted by first and last slot.
   std::optional<OffsetOrderedList> byOffset;
+  bool vectorWalk = true; // false: the portable walk even where it has one
   std::optional<SlotCounts> placedByFirst, placedByLast;
 };
 

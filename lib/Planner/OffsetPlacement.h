@@ -40,6 +40,9 @@ public:
     Auto,    ///< per placement, the cheaper of the two below
     Collect, ///< from the segment tree and start buckets, then sorted
     Scan,    ///< a filtered walk over every placed buffer by offset
+    /// Scan without the vector walk where the machine has one (GapWalk.h),
+    /// so that tests check both.
+    PortableScan,
   };
 
   /// `problem` must outlive this object and pass checkProblem.

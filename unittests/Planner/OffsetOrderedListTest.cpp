@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <random>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -67,6 +68,43 @@ void expectSameWalk(const OffsetOrderedList &list,
   ASSERT_EQ(expected, visited) << what;
 }
 
+/// The blocks' layout, which the vector walk reads directly (GapWalk.cpp):
+/// entry e of a block in row e % rows, lane e / rows, rows the entries over
+/// eight rounded up, every unused slot zero, and the blocks' entries in
+/// offset order the list's.
+void expectLayout(const OffsetOrderedList &list,
+                  const std::vector<Entry> &entries, const std::string &what) {
+  using Block = OffsetOrderedList::Block;
+  std::vector<Entry> laidOut;
+  for (size_t position = 0; position < list.blockCount(); ++position) {
+    const Block &block = list.block(position);
+    ASSERT_LE(block.count, Block::kCapacity) << what;
+    ASSERT_EQ(block.rows, std::max<uint32_t>(1, (block.count + 7) / 8)) << what;
+    std::vector<bool> used(Block::kCapacity, false);
+    for (uint32_t e = 0; e < block.count; ++e) {
+      uint32_t slot = (e % block.rows) * 8 + e / block.rows;
+      used[slot] = true;
+      laidOut.push_back({block.offset[slot], block.top[slot], block.first[slot],
+                         block.last[slot]});
+    }
+    for (uint32_t slot = 0; slot < Block::kCapacity; ++slot)
+      if (!used[slot]) {
+        ASSERT_EQ(block.first[slot], 0u) << what << " slot " << slot;
+        ASSERT_EQ(block.last[slot], 0u) << what << " slot " << slot;
+        ASSERT_EQ(block.offset[slot], 0u) << what << " slot " << slot;
+        ASSERT_EQ(block.top[slot], 0u) << what << " slot " << slot;
+      }
+  }
+  ASSERT_TRUE(std::is_sorted(
+      laidOut.begin(), laidOut.end(),
+      [](const Entry &a, const Entry &b) { return a.offset < b.offset; }))
+      << what;
+  std::vector<Entry> expected = entries;
+  std::sort(expected.begin(), expected.end());
+  std::sort(laidOut.begin(), laidOut.end());
+  ASSERT_EQ(expected, laidOut) << what;
+}
+
 TEST(OffsetOrderedList, WalksMatchAPlainListThroughInsertsAndErases) {
   std::mt19937_64 rng(2026112801);
   for (int round = 0; round < 40; ++round) {
@@ -102,9 +140,10 @@ TEST(OffsetOrderedList, WalksMatchAPlainListThroughInsertsAndErases) {
       if (step % 97 == 0) {
         uint32_t first = rng() % slots;
         uint32_t last = first + 1 + rng() % (slots - first);
-        expectSameWalk(list, entries, first, last,
-                       "round " + std::to_string(round) + " step " +
-                           std::to_string(step));
+        std::string what =
+            "round " + std::to_string(round) + " step " + std::to_string(step);
+        expectSameWalk(list, entries, first, last, what);
+        expectLayout(list, entries, what);
       }
     }
     expectSameWalk(list, entries, 0, slots, "round " + std::to_string(round));

@@ -143,7 +143,8 @@ referenceFirstFit(const Problem &problem, const std::vector<uint32_t> &order) {
 using NeighbourSearch = OffsetPlacement::NeighbourSearch;
 
 constexpr NeighbourSearch kNeighbourSearches[] = {
-    NeighbourSearch::Auto, NeighbourSearch::Collect, NeighbourSearch::Scan};
+    NeighbourSearch::Auto, NeighbourSearch::Collect, NeighbourSearch::Scan,
+    NeighbourSearch::PortableScan};
 
 const char *describe(NeighbourSearch search) {
   switch (search) {
@@ -153,6 +154,8 @@ const char *describe(NeighbourSearch search) {
     return "collect";
   case NeighbourSearch::Scan:
     return "scan";
+  case NeighbourSearch::PortableScan:
+    return "portable scan";
   }
   return "?";
 }
@@ -365,7 +368,8 @@ TEST(OffsetPlacement, PlaceAtAndRemoveMatchTheReference) {
         referencePlacement(problem, order);
     if (!expected)
       continue;
-    OffsetPlacement placement(problem, kNeighbourSearches[round % 3]);
+    OffsetPlacement placement(
+        problem, kNeighbourSearches[round % std::size(kNeighbourSearches)]);
     for (uint32_t id : order)
       placement.place(id); // something to forget
     for (uint32_t id : order)
@@ -376,7 +380,8 @@ TEST(OffsetPlacement, PlaceAtAndRemoveMatchTheReference) {
     for (size_t k = half; k < order.size(); ++k)
       ASSERT_TRUE(placement.place(order[k]));
     EXPECT_EQ(placement.currentOffsets(), *expected)
-        << "round " << round << " (" << describe(kNeighbourSearches[round % 3])
+        << "round " << round << " ("
+        << describe(kNeighbourSearches[round % std::size(kNeighbourSearches)])
         << ")";
   }
 }
@@ -390,7 +395,8 @@ TEST(OffsetPlacement, RemoveMatchesTheReference) {
   std::mt19937_64 rng(7);
   for (int round = 0; round < 200; ++round) {
     auto [problem, order] = roundProblem(rng, round, 80, 30);
-    OffsetPlacement placement(problem, kNeighbourSearches[round % 3]);
+    OffsetPlacement placement(
+        problem, kNeighbourSearches[round % std::size(kNeighbourSearches)]);
     for (uint32_t id : order)
       ASSERT_TRUE(placement.place(id));
     for (int cycle = 0; cycle < 5; ++cycle) {
@@ -410,7 +416,8 @@ TEST(OffsetPlacement, RemoveMatchesTheReference) {
         ASSERT_TRUE(placement.place(id));
       ASSERT_EQ(placement.currentOffsets(), *expected)
           << "round " << round << " cycle " << cycle << " ("
-          << describe(kNeighbourSearches[round % 3]) << ")";
+          << describe(kNeighbourSearches[round % std::size(kNeighbourSearches)])
+          << ")";
     }
   }
 }

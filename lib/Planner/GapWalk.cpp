@@ -1,0 +1,192 @@
+//===- GapWalk.cpp - The gap walk over every placed buffer ----------------===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The vector walk. The portable walk's cost is a chain through the cursor,
+// one neighbour at a time (a dependent maximum and a rarely taken test, about
+// seven cycles each on the trace family, docs/benchmarks.md). Here a block's
+// eight lanes, each a run of consecutive entries (OffsetOrderedList.h), are
+// followed at once, in two passes over the block's rows:
+//
+//  1. which entries meet the buffer, and each lane's highest top among them;
+//     a prefix maximum over the lanes then gives each lane's cursor at its
+//     first entry, as the portable walk would have it;
+//  2. row by row, every entry's gap from its lane's cursor, tested against
+//     the search's best so far, and the lanes' cursors raised by the row.
+//
+// Where the test passes for some entry (a few percent of the blocks), the
+// block's candidates go to the search in offset order with their cursors,
+// and it decides as the portable walk would have: the best only falls, so
+// an entry that fails against the block's starting best fails at its turn.
+//
+// The project builds for baseline x86-64, so the walk is compiled for
+// AVX-512 on its own (a function attribute) and chosen at run time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GapWalk.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define MEMPLAN_VECTOR_GAP_WALK 1
+// GCC 12 warns that the AVX-512 intrinsics' own placeholder operands
+// (_mm512_undefined_epi32) may be used uninitialized once inlined: its bug
+// 105593, fixed in GCC 13. The warning is reported at the header's lines.
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+#else
+#include <immintrin.h>
+#endif
+#else
+#define MEMPLAN_VECTOR_GAP_WALK 0
+#endif
+
+using namespace memplan;
+
+namespace {
+
+using Block = OffsetOrderedList::Block;
+
+void walkPortably(const OffsetOrderedList &list, uint32_t first, uint32_t last,
+                  GapSearch &search) {
+  // A copy of the search's state, which the walk keeps in registers (the
+  // caller's may be anywhere).
+  GapSearch local = search;
+  list.forEachMeeting(first, last, [&](uint64_t offset, uint64_t top) {
+    return local.visit(offset, top);
+  });
+  search = local;
+}
+
+#if MEMPLAN_VECTOR_GAP_WALK
+
+#define MEMPLAN_AVX512 __attribute__((target("avx512f")))
+
+/// Gives the search, in offset order, the entries of `block` whose gaps
+/// pass the test against its best, each with its cursor; `cursors` holds
+/// each lane's cursor at its first entry. False once the search is decided.
+MEMPLAN_AVX512 bool decideBlock(const Block &block, const uint8_t *rowMasks,
+                                __m512i cursors, GapSearch &search) {
+  alignas(64) uint64_t slotCursors[Block::kCapacity];
+  alignas(16) uint8_t rowCandidates[Block::kMaxRows] = {};
+  const __m512i size = _mm512_set1_epi64(search.size);
+  const __m512i bound = _mm512_set1_epi64(search.bestGap - search.size);
+  for (uint32_t row = 0; row < block.rows; ++row) {
+    __mmask8 meets = rowMasks[row];
+    _mm512_store_si512(slotCursors + row * Block::kLanes, cursors);
+    __m512i offsets = _mm512_load_si512(block.offset + row * Block::kLanes);
+    __m512i gaps =
+        _mm512_sub_epi64(offsets, _mm512_min_epu64(offsets, cursors));
+    rowCandidates[row] = _mm512_mask_cmplt_epu64_mask(
+        meets, _mm512_sub_epi64(gaps, size), bound);
+    cursors = _mm512_mask_max_epu64(
+        cursors, meets, cursors,
+        _mm512_load_si512(block.top + row * Block::kLanes));
+  }
+  return OffsetOrderedList::forEachInOffsetOrder(
+      rowCandidates, [&](uint32_t slot) {
+        if (search.consider(block.offset[slot], slotCursors[slot]))
+          return true;
+        search.cursor = slotCursors[slot]; // where the portable walk stops
+        return false;
+      });
+}
+
+MEMPLAN_AVX512 void walkVectors(const OffsetOrderedList &list, uint32_t first,
+                                uint32_t last, GapSearch &search) {
+  const __m512i firstQuery = _mm512_set1_epi32(static_cast<int32_t>(first));
+  const __m512i lastQuery = _mm512_set1_epi32(static_cast<int32_t>(last));
+  const __m512i zero = _mm512_setzero_si512();
+  const __m512i size = _mm512_set1_epi64(search.size);
+  const __m512i laneSeven = _mm512_set1_epi64(Block::kLanes - 1);
+  __m512i bound = _mm512_set1_epi64(search.bestGap - search.size);
+  __m512i cursor = _mm512_set1_epi64(search.cursor); // in every lane
+  for (size_t position = 0, blocks = list.blockCount(); position < blocks;
+       ++position) {
+    const Block &block = list.block(position);
+    uint32_t rows = block.rows;
+
+    // Pass 1, two rows (16 entries' slots) per compare.
+    alignas(16) uint8_t rowMasks[Block::kMaxRows];
+    __m512i laneTops = zero;
+    uint32_t meetsAny = 0;
+    for (uint32_t row = 0; row < rows; row += 2) {
+      uint32_t at = row * Block::kLanes;
+      __mmask16 meets = _mm512_mask_cmplt_epu32_mask(
+          _mm512_cmpgt_epu32_mask(_mm512_load_si512(block.last + at),
+                                  firstQuery),
+          _mm512_load_si512(block.first + at), lastQuery);
+      rowMasks[row] = static_cast<uint8_t>(meets);
+      rowMasks[row + 1] = static_cast<uint8_t>(meets >> 8);
+      meetsAny |= meets;
+      laneTops =
+          _mm512_mask_max_epu64(laneTops, static_cast<__mmask8>(meets),
+                                laneTops, _mm512_load_si512(block.top + at));
+      laneTops = _mm512_mask_max_epu64(
+          laneTops, static_cast<__mmask8>(meets >> 8), laneTops,
+          _mm512_load_si512(block.top + at + Block::kLanes));
+    }
+    if (!meetsAny)
+      continue;
+    // upTo[l]: the highest top in lanes 0..l; each lane's cursor at its
+    // first entry is that of the lanes before it, or the walk's cursor.
+    __m512i upTo =
+        _mm512_max_epu64(laneTops, _mm512_alignr_epi64(laneTops, zero, 7));
+    upTo = _mm512_max_epu64(upTo, _mm512_alignr_epi64(upTo, zero, 6));
+    upTo = _mm512_max_epu64(upTo, _mm512_alignr_epi64(upTo, zero, 4));
+    const __m512i cursors =
+        _mm512_max_epu64(_mm512_alignr_epi64(upTo, zero, 7), cursor);
+
+    // Pass 2.
+    __m512i laneCursors = cursors;
+    __mmask8 candidates = 0;
+    for (uint32_t row = 0; row < rows; ++row) {
+      __mmask8 meets = rowMasks[row];
+      __m512i offsets = _mm512_load_si512(block.offset + row * Block::kLanes);
+      __m512i gaps =
+          _mm512_sub_epi64(offsets, _mm512_min_epu64(offsets, laneCursors));
+      candidates |= _mm512_mask_cmplt_epu64_mask(
+          meets, _mm512_sub_epi64(gaps, size), bound);
+      laneCursors = _mm512_mask_max_epu64(
+          laneCursors, meets, laneCursors,
+          _mm512_load_si512(block.top + row * Block::kLanes));
+    }
+    if (candidates) {
+      if (!decideBlock(block, rowMasks, cursors, search))
+        return;
+      bound = _mm512_set1_epi64(search.bestGap - search.size);
+    }
+    cursor =
+        _mm512_max_epu64(cursor, _mm512_permutexvar_epi64(laneSeven, upTo));
+  }
+  search.cursor =
+      static_cast<uint64_t>(_mm_cvtsi128_si64(_mm512_castsi512_si128(cursor)));
+}
+
+#endif // MEMPLAN_VECTOR_GAP_WALK
+
+} // namespace
+
+bool memplan::hasVectorGapWalk() {
+#if MEMPLAN_VECTOR_GAP_WALK
+  static const bool has = __builtin_cpu_supports("avx512f");
+  return has;
+#else
+  return false;
+#endif
+}
+
+void memplan::walkGaps(const OffsetOrderedList &list, uint32_t first,
+                       uint32_t last, GapSearch &search, bool vector) {
+#if MEMPLAN_VECTOR_GAP_WALK
+  if (vector && hasVectorGapWalk()) {
+    walkVectors(list, first, last, search);
+    return;
+  }
+#endif
+  walkPortably(list, first, last, search);
+}

@@ -1,0 +1,140 @@
+//===- GapWalkTest.cpp - The gap walk over every placed buffer ------------===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Both gap walks (GapWalk.h) against a plain one written here: the entries
+// that meet the buffer, sorted by offset, fed one by one to a GapSearch.
+// Every field of the search must end the same: the gap found, its offset,
+// and the cursor (where the walk stopped, for first fit). The lists are
+// built by random inserts and erases, so that blocks split, empty and run
+// at every fill; offsets reach the top of the 64-bit range, where a signed
+// comparison would go wrong.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GapWalk.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace memplan;
+
+namespace {
+
+struct Entry {
+  uint64_t offset, top;
+  uint32_t first, last;
+};
+
+GapSearch plainWalk(const std::vector<Entry> &entries, uint32_t first,
+                    uint32_t last, GapSearch search) {
+  std::vector<Entry> meeting;
+  for (const Entry &entry : entries)
+    if (entry.first < last && first < entry.last)
+      meeting.push_back(entry);
+  std::stable_sort(
+      meeting.begin(), meeting.end(),
+      [](const Entry &a, const Entry &b) { return a.offset < b.offset; });
+  for (const Entry &entry : meeting)
+    if (!search.visit(entry.offset, entry.top))
+      break;
+  return search;
+}
+
+void expectSameSearch(const GapSearch &expected, const GapSearch &actual,
+                      const std::string &what) {
+  EXPECT_EQ(expected.found, actual.found) << what;
+  EXPECT_EQ(expected.bestGap, actual.bestGap) << what;
+  EXPECT_EQ(expected.bestOffset, actual.bestOffset) << what;
+  EXPECT_EQ(expected.cursor, actual.cursor) << what;
+}
+
+/// Random entries that do not overlap where they meet in time, as a
+/// placement's are: each a buffer put at a random free offset.
+struct RandomList {
+  OffsetOrderedList list;
+  std::vector<Entry> entries;
+
+  void grow(std::mt19937_64 &rng, uint64_t base, uint64_t span,
+            uint32_t slots) {
+    Entry entry;
+    entry.first = rng() % slots;
+    entry.last = entry.first + 1 +
+                 rng() % std::min<uint32_t>(slots - entry.first, 1 + slots / 3);
+    uint64_t size = 1 + rng() % (span / 64 + 1);
+    entry.offset = base + (rng() % (span - size + 1)) / 8 * 8;
+    entry.top = entry.offset + size;
+    for (const Entry &other : entries)
+      if (other.first < entry.last && entry.first < other.last &&
+          other.offset < entry.top && entry.offset < other.top)
+        return; // overlaps: skip it
+    list.insert(entry.offset, entry.top, entry.first, entry.last);
+    entries.push_back(entry);
+  }
+
+  void shrink(std::mt19937_64 &rng) {
+    size_t at = rng() % entries.size();
+    const Entry &entry = entries[at];
+    ASSERT_TRUE(list.erase(entry.offset, entry.top, entry.first, entry.last));
+    entries.erase(entries.begin() + at);
+  }
+};
+
+TEST(GapWalk, BothWalksMatchAPlainWalk) {
+  std::mt19937_64 rng(2026112802);
+  const bool vector = hasVectorGapWalk();
+  size_t decidedByCandidates = 0;
+  for (int round = 0; round < 60; ++round) {
+    RandomList random;
+    uint32_t slots = 1 + rng() % 400;
+    // Some rounds high in the 64-bit range, some both low and high, some
+    // with many equal offsets.
+    const uint64_t high = UINT64_MAX - (uint64_t(1) << 40);
+    uint64_t span = round % 5 == 0 ? 4096 : uint64_t(1) << (10 + rng() % 25);
+    size_t target = round % 4 == 0 ? 1 + rng() % 20 : 1 + rng() % 3000;
+    for (int step = 0; step < 6000; ++step) {
+      if (random.entries.size() < target || rng() % 4 == 0)
+        random.grow(rng,
+                    round % 3 == 0 || (round % 3 == 1 && rng() % 2) ? high : 0,
+                    span, slots);
+      else
+        random.shrink(rng);
+      if (step % 150 != 149)
+        continue;
+      for (int query = 0; query < 8; ++query) {
+        uint32_t first = rng() % slots;
+        uint32_t last = first + 1 + rng() % (slots - first);
+        GapSearch search{};
+        search.size = 1 + rng() % (span / (query % 2 ? 8 : 256) + 1);
+        search.alignment = uint64_t(1) << (rng() % 13);
+        search.firstFit = query % 3 == 0;
+        std::string what = "round " + std::to_string(round) + " step " +
+                           std::to_string(step) + " query " +
+                           std::to_string(query);
+        GapSearch expected = plainWalk(random.entries, first, last, search);
+        GapSearch portable = search;
+        walkGaps(random.list, first, last, portable, /*vector=*/false);
+        expectSameSearch(expected, portable, what + " (portable)");
+        if (vector) {
+          GapSearch fast = search;
+          walkGaps(random.list, first, last, fast, /*vector=*/true);
+          expectSameSearch(expected, fast, what + " (vector)");
+        }
+        decidedByCandidates += expected.found;
+      }
+    }
+  }
+  // The searches found gaps often enough to test the candidates' path.
+  EXPECT_GT(decidedByCandidates, 1000u);
+  if (!vector)
+    GTEST_SKIP() << "this machine has no vector walk: the portable one was "
+                    "checked alone";
+}
+
+} // namespace
