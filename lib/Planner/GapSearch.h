@@ -61,7 +61,8 @@ struct GapSearch {
         bestGap = gap;
         bestOffset = *start;
         found = true;
-        if (firstFit)
+        // First fit takes the lowest gap; no gap is below the buffer's size.
+        if (firstFit || gap == size)
           return false;
       }
     }
