@@ -96,8 +96,9 @@ MEMPLAN_AVX512 bool decideBlock(const Block &block, const uint8_t *rowMasks,
       });
 }
 
-MEMPLAN_AVX512 void walkVectors(const OffsetOrderedList &list, uint32_t first,
-                                uint32_t last, GapSearch &search) {
+MEMPLAN_AVX512 void walkEightLanes(const OffsetOrderedList &list,
+                                   uint32_t first, uint32_t last,
+                                   GapSearch &search) {
   const __m512i firstQuery = _mm512_set1_epi32(static_cast<int32_t>(first));
   const __m512i lastQuery = _mm512_set1_epi32(static_cast<int32_t>(last));
   const __m512i zero = _mm512_setzero_si512();
@@ -110,7 +111,9 @@ MEMPLAN_AVX512 void walkVectors(const OffsetOrderedList &list, uint32_t first,
     const Block &block = list.block(position);
     uint32_t rows = block.rows;
 
-    // Pass 1, two rows (16 entries' slots) per compare.
+    // Pass 1: which entries meet [first, last), two rows (16 entries'
+    // slots) per compare, and each lane's highest top among them. A row
+    // past the block's holds zeros and meets nothing.
     alignas(16) uint8_t rowMasks[Block::kMaxRows];
     __m512i laneTops = zero;
     uint32_t meetsAny = 0;
@@ -141,7 +144,8 @@ MEMPLAN_AVX512 void walkVectors(const OffsetOrderedList &list, uint32_t first,
     const __m512i cursors =
         _mm512_max_epu64(_mm512_alignr_epi64(upTo, zero, 7), cursor);
 
-    // Pass 2.
+    // Pass 2: row by row, each entry's gap from its lane's cursor, tested
+    // against the best so far, and the lanes' cursors raised by the row.
     __m512i laneCursors = cursors;
     __mmask8 candidates = 0;
     for (uint32_t row = 0; row < rows; ++row) {
@@ -184,7 +188,7 @@ void memplan::walkGaps(const OffsetOrderedList &list, uint32_t first,
                        uint32_t last, GapSearch &search, bool vector) {
 #if MEMPLAN_VECTOR_GAP_WALK
   if (vector && hasVectorGapWalk()) {
-    walkVectors(list, first, last, search);
+    walkEightLanes(list, first, last, search);
     return;
   }
 #endif
