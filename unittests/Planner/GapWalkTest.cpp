@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -90,7 +91,11 @@ TEST(GapWalk, BothWalksMatchAPlainWalk) {
   std::mt19937_64 rng(2026112802);
   const bool vector = hasVectorGapWalk();
   size_t decidedByCandidates = 0;
-  for (int round = 0; round < 60; ++round) {
+  // MEMPLAN_GAPWALK_ROUNDS=N runs more rounds (the first 60 are CI's).
+  int rounds = 60;
+  if (const char *text = std::getenv("MEMPLAN_GAPWALK_ROUNDS"))
+    rounds = std::max(1, std::atoi(text));
+  for (int round = 0; round < rounds; ++round) {
     RandomList random;
     uint32_t slots = 1 + rng() % 400;
     // Some rounds high in the 64-bit range, some both low and high, some
