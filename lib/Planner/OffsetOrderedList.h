@@ -73,8 +73,6 @@ public:
     static uint32_t rowsFor(uint32_t count) {
       return std::max<uint32_t>(1, (count + kLanes - 1) / kLanes);
     }
-    /// Where entry `e` (in offset order) sits in the arrays.
-    uint32_t slotOf(uint32_t e) const { return (e % rows) * kLanes + e / rows; }
 
     uint32_t count = 0, rows = 1;
     // Unused slots hold zeros, so that a filter reading whole rows never
@@ -227,11 +225,10 @@ private:
   /// little beside a walk over the list.
   static Entries read(const Block &block) {
     Entries run;
-    for (uint32_t e = 0; e < block.count; ++e) {
-      uint32_t slot = block.slotOf(e);
+    forEachEntry(block.count, [&](uint32_t e, uint32_t slot) {
       run.set(e, block.offset[slot], block.top[slot], block.first[slot],
               block.last[slot]);
-    }
+    });
     return run;
   }
   static void write(Block &block, const Entries &run, uint32_t count) {
@@ -242,13 +239,22 @@ private:
     std::memset(block.top, 0, sizeof(block.top));
     block.count = count;
     block.rows = Block::rowsFor(count);
-    for (uint32_t e = 0; e < count; ++e) {
-      uint32_t slot = block.slotOf(e);
+    forEachEntry(count, [&](uint32_t e, uint32_t slot) {
       block.offset[slot] = run.offset[e];
       block.top[slot] = run.top[e];
       block.first[slot] = run.first[e];
       block.last[slot] = run.last[e];
-    }
+    });
+  }
+
+  /// Calls `fn(e, slot)` for the entries e < count of a block of `count`
+  /// entries, in offset order: entry e sits in row e % rows, lane e / rows,
+  /// at slot row * 8 + lane (counted here lane by lane, with no division).
+  template <typename Fn> static void forEachEntry(uint32_t count, Fn &&fn) {
+    uint32_t rows = Block::rowsFor(count);
+    for (uint32_t lane = 0, e = 0; lane < Block::kLanes; ++lane)
+      for (uint32_t row = 0; row < rows && e < count; ++row, ++e)
+        fn(e, row * Block::kLanes + lane);
   }
 
   /// rows[r], bit l: the entry in row r, lane l meets [first, last).
