@@ -53,21 +53,20 @@ memplan::planGreedyByBreadthUntil(const Problem &problem,
     breadth[placement.lastSlot(id)] -= buffers[id].size;
   }
   std::partial_sum(breadth.begin(), breadth.end(), breadth.begin());
-  std::vector<uint32_t> slotOrder(slots);
+  std::vector<size_t> slotOrder(slots);
   std::iota(slotOrder.begin(), slotOrder.end(), 0);
-  std::stable_sort(
-      slotOrder.begin(), slotOrder.end(),
-      [&](uint32_t a, uint32_t b) { return breadth[a] > breadth[b]; });
+  std::stable_sort(slotOrder.begin(), slotOrder.end(),
+                   [&](size_t a, size_t b) { return breadth[a] > breadth[b]; });
 
   // Each slot's rank in that order, as the leaves of a segment tree whose
   // nodes hold their leaves' minimum.
-  std::vector<uint32_t> lowest(2 * slots);
-  for (uint32_t rank = 0; rank < slots; ++rank)
+  std::vector<size_t> lowest(2 * slots);
+  for (size_t rank = 0; rank < slots; ++rank)
     lowest[slots + slotOrder[rank]] = rank;
   for (size_t node = slots; node-- > 1;)
     lowest[node] = std::min(lowest[2 * node], lowest[2 * node + 1]);
   auto lowestRank = [&](size_t first, size_t last) {
-    uint32_t rank = UINT32_MAX;
+    size_t rank = SIZE_MAX;
     for (first += slots, last += slots; first < last; first /= 2, last /= 2) {
       if (first & 1)
         rank = std::min(rank, lowest[first++]);
@@ -79,7 +78,7 @@ memplan::planGreedyByBreadthUntil(const Problem &problem,
 
   // (turn, size, id) for every buffer live at some slot.
   struct Turn {
-    uint32_t turn;
+    size_t turn;
     uint64_t size;
     uint32_t id;
   };

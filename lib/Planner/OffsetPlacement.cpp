@@ -17,7 +17,6 @@
 #include "SlotSet.h"
 #include "TimeAxis.h"
 #include "llvm/ADT/bit.h"
-#include "llvm/Support/Compiler.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>

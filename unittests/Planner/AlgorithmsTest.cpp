@@ -8,6 +8,11 @@
 
 #include "PlannerTestUtils.h"
 
+#include "OffsetPlacement.h"
+
+#include <algorithm>
+#include <numeric>
+
 #include <random>
 
 using namespace memplan;
@@ -139,6 +144,76 @@ TEST(Algorithms, GreedyByBreadthPacksTheWidestPositionFirst) {
   EXPECT_EQ(solution.offsets[2], 0u);  // position 2: c where b was
   EXPECT_EQ(solution.offsets[3], 30u); // and d in the gap up to a
   EXPECT_EQ(solution.arenaSize, 70u);
+}
+
+/// Greedy by breadth's order as its description reads: the slots between
+/// consecutive distinct positions by decreasing breadth (the earlier of
+/// equal ones first), and at each the buffers live there not yet placed, by
+/// decreasing size, then index.
+std::vector<uint32_t> greedyByBreadthOrderAsDescribed(const Problem &problem) {
+  std::vector<int64_t> positions;
+  for (const Buffer &buffer : problem.buffers) {
+    positions.push_back(buffer.start);
+    positions.push_back(buffer.end);
+  }
+  std::sort(positions.begin(), positions.end());
+  positions.erase(std::unique(positions.begin(), positions.end()),
+                  positions.end());
+  auto covers = [&](const Buffer &buffer, size_t slot) {
+    return buffer.start <= positions[slot] && positions[slot + 1] <= buffer.end;
+  };
+  size_t slots = positions.empty() ? 0 : positions.size() - 1;
+  std::vector<uint64_t> breadth(slots, 0);
+  for (size_t slot = 0; slot < slots; ++slot)
+    for (const Buffer &buffer : problem.buffers)
+      if (covers(buffer, slot))
+        breadth[slot] += buffer.size;
+  std::vector<size_t> slotOrder(slots);
+  std::iota(slotOrder.begin(), slotOrder.end(), 0);
+  std::stable_sort(slotOrder.begin(), slotOrder.end(),
+                   [&](size_t a, size_t b) { return breadth[a] > breadth[b]; });
+  std::vector<uint32_t> order;
+  std::vector<bool> placed(problem.buffers.size(), false);
+  for (size_t slot : slotOrder) {
+    std::vector<uint32_t> batch;
+    for (uint32_t id = 0; id < problem.buffers.size(); ++id)
+      if (!placed[id] && covers(problem.buffers[id], slot))
+        batch.push_back(id);
+    std::sort(batch.begin(), batch.end(), [&](uint32_t a, uint32_t b) {
+      if (problem.buffers[a].size != problem.buffers[b].size)
+        return problem.buffers[a].size > problem.buffers[b].size;
+      return a < b;
+    });
+    for (uint32_t id : batch) {
+      placed[id] = true;
+      order.push_back(id);
+    }
+  }
+  return order;
+}
+
+TEST(Algorithms, GreedyByBreadthPlacesInTheOrderItsDescriptionGives) {
+  std::mt19937_64 rng(2026112803);
+  for (int round = 0; round < 300; ++round) {
+    // Few positions and sizes: many equal breadths and equal sizes.
+    int64_t span = 2 + rng() % 40;
+    uint64_t sizes = round % 2 ? 4 : 1000;
+    Problem problem;
+    for (size_t i = 0, n = rng() % 60; i < n; ++i) {
+      Buffer buffer;
+      buffer.start = static_cast<int64_t>(rng() % span) - 5;
+      buffer.end = buffer.start + 1 + static_cast<int64_t>(rng() % span);
+      buffer.size = rng() % sizes * 8;
+      buffer.alignment = uint64_t(1) << (rng() % 5);
+      problem.buffers.push_back(buffer);
+    }
+    PlanResult expected =
+        placeInOrder(problem, greedyByBreadthOrderAsDescribed(problem), {});
+    PlanResult actual = plan(problem, Algorithm::GreedyByBreadth);
+    ASSERT_TRUE(expected.ok() && actual.ok()) << "round " << round;
+    EXPECT_EQ(expected.solution.offsets, actual.solution.offsets)
+        << "round " << round;
+  }
 }
 
 TEST(Algorithms, SharedObjectsReportsObjects) {
