@@ -66,6 +66,23 @@ void walkPortably(const OffsetOrderedList &list, uint32_t first, uint32_t last,
 
 #define MEMPLAN_AVX512 __attribute__((target("avx512f")))
 
+/// One row of pass 2: the entries of `row` that meet the buffer (`meets`)
+/// and whose gaps from their lanes' `cursors` pass the test against the
+/// best (size <= gap < best as gap - size < `bound`); `cursors` is then
+/// raised by the row's meeting entries.
+MEMPLAN_AVX512 inline __mmask8 testRow(const Block &block, uint32_t row,
+                                       __mmask8 meets, __m512i size,
+                                       __m512i bound, __m512i &cursors) {
+  __m512i offsets = _mm512_load_si512(block.offset + row * Block::kLanes);
+  __m512i gaps = _mm512_sub_epi64(offsets, _mm512_min_epu64(offsets, cursors));
+  __mmask8 passes =
+      _mm512_mask_cmplt_epu64_mask(meets, _mm512_sub_epi64(gaps, size), bound);
+  cursors =
+      _mm512_mask_max_epu64(cursors, meets, cursors,
+                            _mm512_load_si512(block.top + row * Block::kLanes));
+  return passes;
+}
+
 /// Gives the search, in offset order, the entries of `block` whose gaps
 /// pass the test against its best, each with its cursor; `cursors` holds
 /// each lane's cursor at its first entry. False once the search is decided.
@@ -76,16 +93,9 @@ MEMPLAN_AVX512 bool decideBlock(const Block &block, const uint8_t *rowMasks,
   const __m512i size = _mm512_set1_epi64(search.size);
   const __m512i bound = _mm512_set1_epi64(search.bestGap - search.size);
   for (uint32_t row = 0; row < block.rows; ++row) {
-    __mmask8 meets = rowMasks[row];
     _mm512_store_si512(slotCursors + row * Block::kLanes, cursors);
-    __m512i offsets = _mm512_load_si512(block.offset + row * Block::kLanes);
-    __m512i gaps =
-        _mm512_sub_epi64(offsets, _mm512_min_epu64(offsets, cursors));
-    rowCandidates[row] = _mm512_mask_cmplt_epu64_mask(
-        meets, _mm512_sub_epi64(gaps, size), bound);
-    cursors = _mm512_mask_max_epu64(
-        cursors, meets, cursors,
-        _mm512_load_si512(block.top + row * Block::kLanes));
+    rowCandidates[row] =
+        testRow(block, row, rowMasks[row], size, bound, cursors);
   }
   return OffsetOrderedList::forEachInOffsetOrder(
       rowCandidates, [&](uint32_t slot) {
@@ -148,17 +158,9 @@ MEMPLAN_AVX512 void walkEightLanes(const OffsetOrderedList &list,
     // against the best so far, and the lanes' cursors raised by the row.
     __m512i laneCursors = cursors;
     __mmask8 candidates = 0;
-    for (uint32_t row = 0; row < rows; ++row) {
-      __mmask8 meets = rowMasks[row];
-      __m512i offsets = _mm512_load_si512(block.offset + row * Block::kLanes);
-      __m512i gaps =
-          _mm512_sub_epi64(offsets, _mm512_min_epu64(offsets, laneCursors));
-      candidates |= _mm512_mask_cmplt_epu64_mask(
-          meets, _mm512_sub_epi64(gaps, size), bound);
-      laneCursors = _mm512_mask_max_epu64(
-          laneCursors, meets, laneCursors,
-          _mm512_load_si512(block.top + row * Block::kLanes));
-    }
+    for (uint32_t row = 0; row < rows; ++row)
+      candidates |=
+          testRow(block, row, rowMasks[row], size, bound, laneCursors);
     if (candidates) {
       if (!decideBlock(block, rowMasks, cursors, search))
         return;
