@@ -50,9 +50,10 @@ private:
 /// The walk over every placed buffer is taken where the neighbours are at
 /// least 1 / kScanAdvantage of the placed buffers. Per placed buffer it
 /// costs about a fortieth of what collecting and sorting costs per
-/// neighbour (a prototype on the trace family, docs/benchmarks.md); 16
-/// leans to the segment tree, and from 8 to 128 the trace family planned
-/// in the same time.
+/// neighbour (a prototype on the trace family, docs/benchmarks.md; the
+/// eight-lane walk of GapWalk.cpp less still); 16 leans to the segment
+/// tree, and from 8 to 128 the trace family planned in the same time (from
+/// 8 to 64 with the eight-lane walk).
 constexpr size_t kScanAdvantage = 16;
 
 } // namespace
