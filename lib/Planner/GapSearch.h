@@ -24,14 +24,24 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace memplan {
+
+/// Free bytes [begin, end).
+struct FreeRange {
+  uint64_t begin, end;
+};
 
 struct GapSearch {
   uint64_t size, alignment;
   bool firstFit; // the lowest gap that holds the buffer, not the smallest
   uint64_t cursor = 0, bestOffset = 0, bestGap = UINT64_MAX;
   bool found = false;
+  /// Where set, the search chooses nothing: it appends every gap that holds
+  /// the buffer before alignment, in the order it sees them
+  /// (TimeWindowedLists.h intersects them).
+  std::vector<FreeRange> *recorded = nullptr;
 
   /// Takes the next neighbour by offset; false once the search is decided
   /// (first fit found its gap).
@@ -56,6 +66,10 @@ struct GapSearch {
     // throughout: it starts at the maximum and only takes fitting gaps).
     uint64_t gap = offset - std::min(offset, cursor);
     if (LLVM_UNLIKELY(gap - size < bestGap - size)) {
+      if (recorded) {
+        recorded->push_back({cursor, offset});
+        return true;
+      }
       if (std::optional<uint64_t> start =
               alignedStartIn(cursor, offset, size, alignment)) {
         bestGap = gap;

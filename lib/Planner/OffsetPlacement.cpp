@@ -16,6 +16,7 @@
 #include "OffsetOrderedList.h"
 #include "SlotSet.h"
 #include "TimeAxis.h"
+#include "TimeWindowedLists.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -56,13 +57,20 @@ private:
 /// 8 to 64 with the eight-lane walk).
 constexpr size_t kScanAdvantage = 16;
 
+/// The choice of windows of time for the walk (Impl::chooseWindows): what
+/// walking one more list costs, in entries walked (about the fixed work of a
+/// walk over a block); the fewest buffers a window holds on average; the
+/// shortest window; how many buffers the estimate looks at.
+constexpr uint64_t kListCost = 32;
+constexpr uint64_t kMinWindowEntries = 64;
+constexpr uint64_t kMinWindowSlots = 8;
+constexpr size_t kWindowSample = 1 << 16;
+
 } // namespace
 
 struct OffsetPlacement::Impl {
   Impl(const Problem &problem, NeighbourSearch search)
-      : problem(problem), axis(problem), stabber(axis.size()),
-        startBegin(axis.size() + 1, 0), startFilled(axis.size(), 0),
-        startRanks(axis.size()), offsets(problem.buffers.size(), 0) {
+      : problem(problem), axis(problem), offsets(problem.buffers.size(), 0) {
     first.reserve(problem.buffers.size());
     last.reserve(problem.buffers.size());
     uint64_t occupied = 0, nonEmpty = 0;
@@ -71,33 +79,100 @@ struct OffsetPlacement::Impl {
       last.push_back(axis.rank(buffer.end));
       if (buffer.size == 0)
         continue; // never placed in the structures
-      stabber.count(first.back(), last.back());
-      ++startBegin[first.back() + 1];
       occupied += last.back() - first.back();
       ++nonEmpty;
     }
-    // Buckets by start slot, contiguous, filled in placement order.
+    chooseWalk(search, occupied, nonEmpty);
+    if (collects)
+      buildCollecting();
+  }
+
+  /// Builds the walk over the placed buffers (byOffset) where it can pay.
+  /// A placement walks the lists of the windows of time it meets
+  /// (TimeWindowedLists.h), passing over about half of their entries (half
+  /// of the buffers are placed before it, on average), and meets about the
+  /// buffers live at a slot. With one list for the whole schedule each
+  /// placement then takes the cheaper way (collecting stays); with windows,
+  /// every placement walks.
+  void chooseWalk(NeighbourSearch search, uint64_t occupied,
+                  uint64_t nonEmpty) {
+    if (search == NeighbourSearch::Collect ||
+        axis.size() >= OffsetOrderedList::kMaxSlots || nonEmpty == 0)
+      return;
+    uint32_t slots = static_cast<uint32_t>(axis.size());
+    auto [windows, walked] = chooseWindows(slots, nonEmpty);
+    bool dense = (occupied / slots + 1) * kScanAdvantage >= walked;
+    if (search == NeighbourSearch::Auto && !dense)
+      return;
+    byOffset.emplace(windows);
+    vectorWalk = search != NeighbourSearch::PortableScan;
+    collects = search == NeighbourSearch::Auto && windows.windowCount() == 1;
+    if (collects) {
+      placedByFirst.emplace(axis.size());
+      placedByLast.emplace(axis.size() + 1);
+    }
+  }
+
+  /// The windows whose walks pass over the fewest entries per placement,
+  /// counting each list walked as kListCost entries more, and that number:
+  /// one list, or windows of a power of two of slots, estimated on up to
+  /// kWindowSample buffers spread over the problem. Windows are taken only
+  /// where they at least halve the work (one list keeps the choice between
+  /// walking and collecting per placement), and each holds kMinWindowEntries
+  /// buffers or more on average (a list costs a block).
+  std::pair<TimeWindows, uint64_t> chooseWindows(uint32_t slots,
+                                                 uint64_t nonEmpty) const {
+    size_t stride = std::max<size_t>(1, problem.buffers.size() / kWindowSample);
+    auto work = [&](const TimeWindows &windows, uint64_t &population) {
+      uint64_t met = 0, sampled = 0;
+      for (size_t id = 0; id < problem.buffers.size(); id += stride)
+        if (problem.buffers[id].size != 0) {
+          met += windows.windowsMet(first[id], last[id]);
+          ++sampled;
+        }
+      if (sampled == 0)
+        return uint64_t(0);
+      // Windows met per placement, entries per window (scaled from the
+      // sample to every buffer).
+      double perPlacement = double(met) / sampled;
+      population =
+          uint64_t(perPlacement * nonEmpty / windows.windowCount() + 0.5);
+      return uint64_t(perPlacement *
+                      (population / 2.0 +
+                       (windows.windowCount() > 1 ? double(kListCost) : 0.0)));
+    };
+    TimeWindows best(slots, slots);
+    uint64_t population = 0;
+    uint64_t single = work(best, population), bestWork = single;
+    for (uint64_t step = kMinWindowSlots; step * 2 <= slots; step *= 2) {
+      TimeWindows windows(slots, static_cast<uint32_t>(step));
+      uint64_t candidate = work(windows, population);
+      if (population >= kMinWindowEntries && candidate * 2 <= single &&
+          candidate < bestWork) {
+        best = windows;
+        bestWork = candidate;
+      }
+    }
+    return {best, bestWork};
+  }
+
+  /// The structures that collect a placement's neighbours: a segment tree
+  /// over the slots for those live at its start, buckets by start slot
+  /// (contiguous, filled in placement order) for those starting inside it.
+  void buildCollecting() {
+    stabber.emplace(axis.size());
+    startBegin.assign(axis.size() + 1, 0);
+    startFilled.assign(axis.size(), 0);
+    startRanks.emplace(axis.size());
+    for (size_t id = 0; id < problem.buffers.size(); ++id) {
+      if (problem.buffers[id].size == 0)
+        continue;
+      stabber->count(first[id], last[id]);
+      ++startBegin[first[id] + 1];
+    }
     for (size_t rank = 1; rank < startBegin.size(); ++rank)
       startBegin[rank] += startBegin[rank - 1];
     startEntries.resize(startBegin.back());
-
-    // The walk over every placed buffer, where it can pay: on average a
-    // placement meets about the buffers live at a slot, and half of the
-    // buffers are placed before it.
-    bool dense =
-        (occupied / std::max<size_t>(axis.size(), 1) + 1) * kScanAdvantage >=
-        nonEmpty / 2;
-    if (axis.size() < OffsetOrderedList::kMaxSlots &&
-        (search == NeighbourSearch::Scan ||
-         search == NeighbourSearch::PortableScan ||
-         (search == NeighbourSearch::Auto && dense))) {
-      byOffset.emplace();
-      vectorWalk = search != NeighbourSearch::PortableScan;
-      if (search == NeighbourSearch::Auto) {
-        placedByFirst.emplace(axis.size());
-        placedByLast.emplace(axis.size() + 1);
-      }
-    }
   }
 
   bool place(uint32_t id, Fit fit) {
@@ -106,7 +181,7 @@ struct OffsetPlacement::Impl {
       return true; // conflicts with nothing; offset 0 is aligned
     GapSearch search{buffer.size, buffer.alignment, fit == Fit::First};
     if (scanPays(id)) {
-      walkGaps(*byOffset, first[id], last[id], search, vectorWalk);
+      byOffset->walk(first[id], last[id], search, vectorWalk);
     } else {
       collectNeighbours(id);
       sortByOffset();
@@ -130,20 +205,26 @@ struct OffsetPlacement::Impl {
     return true;
   }
 
-  /// Whether the walk over every placed buffer is the way for buffer `id`:
-  /// with NeighbourSearch::Auto, where its neighbours (counted: placed
-  /// buffers less those that end by its start or start at its end or later)
-  /// are at least 1 / kScanAdvantage of the placed buffers.
+  /// Whether the walk over the placed buffers is the way for buffer `id`:
+  /// always with windows of time or NeighbourSearch::Scan; with one list and
+  /// NeighbourSearch::Auto, where its neighbours (counted: placed buffers
+  /// less those that end by its start or start at its end or later) are at
+  /// least 1 / kScanAdvantage of the placed buffers.
   bool scanPays(uint32_t id) const {
     if (!byOffset)
       return false;
     if (!placedByFirst)
       return true;
-    size_t placed = byOffset->size();
     size_t endedBefore = placedByLast->before(first[id] + 1);
-    size_t startAfter = placed - placedByFirst->before(last[id]);
-    size_t meeting = placed - endedBefore - startAfter;
-    return placed <= meeting * kScanAdvantage;
+    size_t startAfter = placedCount - placedByFirst->before(last[id]);
+    size_t meeting = placedCount - endedBefore - startAfter;
+    return byOffset->entriesMet(first[id], last[id]) <=
+           meeting * kScanAdvantage;
+  }
+
+  void prefetch(uint32_t id) const {
+    if (byOffset && !collects)
+      byOffset->prefetch(first[id], last[id]);
   }
 
   void placeAt(uint32_t id, uint64_t offset) {
@@ -151,36 +232,42 @@ struct OffsetPlacement::Impl {
     offsets[id] = offset;
     if (size == 0)
       return;
-    Placed placed{offset, size};
-    stabber.insert(placed, first[id], last[id]);
-    size_t rank = first[id];
-    startRanks.insert(rank);
-    startEntries[startBegin[rank] + startFilled[rank]++] = placed;
+    if (collects) {
+      Placed placed{offset, size};
+      stabber->insert(placed, first[id], last[id]);
+      size_t rank = first[id];
+      startRanks->insert(rank);
+      startEntries[startBegin[rank] + startFilled[rank]++] = placed;
+    }
     if (byOffset)
       byOffset->insert(offset, offset + size, first[id], last[id]);
     if (placedByFirst) {
       placedByFirst->add(first[id], 1);
       placedByLast->add(last[id], 1);
     }
+    ++placedCount;
   }
 
   void remove(uint32_t id) {
     uint64_t size = problem.buffers[id].size;
     if (size == 0)
       return;
-    Placed placed{offsets[id], size};
-    stabber.erase(placed, first[id], last[id]);
-    size_t rank = first[id];
-    eraseBySwapWithLast(startEntries.data() + startBegin[rank],
-                        startFilled[rank], placed);
-    if (startFilled[rank] == 0)
-      startRanks.erase(rank);
+    if (collects) {
+      Placed placed{offsets[id], size};
+      stabber->erase(placed, first[id], last[id]);
+      size_t rank = first[id];
+      eraseBySwapWithLast(startEntries.data() + startBegin[rank],
+                          startFilled[rank], placed);
+      if (startFilled[rank] == 0)
+        startRanks->erase(rank);
+    }
     if (byOffset)
       byOffset->erase(offsets[id], offsets[id] + size, first[id], last[id]);
     if (placedByFirst) {
       placedByFirst->add(first[id], -1);
       placedByLast->add(last[id], -1);
     }
+    --placedCount;
     offsets[id] = 0;
   }
 
@@ -190,9 +277,9 @@ struct OffsetPlacement::Impl {
   void collectNeighbours(uint32_t id) {
     neighbours.clear();
     auto add = [&](const Placed &other) { neighbours.push_back(other); };
-    stabber.forEachCovering(first[id], add);
-    for (size_t rank = startRanks.findNext(first[id] + 1); rank < last[id];
-         rank = startRanks.findNext(rank + 1))
+    stabber->forEachCovering(first[id], add);
+    for (size_t rank = startRanks->findNext(first[id] + 1); rank < last[id];
+         rank = startRanks->findNext(rank + 1))
       for (size_t e = startBegin[rank], end = e + startFilled[rank]; e < end;
            ++e)
         add(startEntries[e]);
@@ -265,19 +352,23 @@ struct OffsetPlacement::Impl {
 
   const Problem &problem;
   TimeAxis axis;
-  IntervalStabber<Placed> stabber;
   std::vector<size_t> first, last;
+  // Collecting the neighbours (all but the walk over windows of time).
+  bool collects = true;
+  std::optional<IntervalStabber<Placed>> stabber;
   std::vector<size_t> startBegin;    // start slot -> first entry
   std::vector<uint32_t> startFilled; // start slot -> entries placed so far
   std::vector<Placed> startEntries;
-  SlotSet startRanks;
+  std::optional<SlotSet> startRanks;
   std::vector<uint64_t> offsets;
   std::vector<Placed> neighbours;
   std::vector<Placed> scratch;  // for sortByOffset
   std::vector<uint32_t> counts; // for radixPass
-  // With a walk over every placed buffer: the buffers by offset, and, to
-  // choose per placement, the placed buffers counted by first and last slot.
-  std::optional<OffsetOrderedList> byOffset;
+  // With a walk over the placed buffers: the buffers by offset, per window
+  // of time, and, to choose per placement, the placed buffers counted by
+  // first and last slot.
+  std::optional<TimeWindowedLists> byOffset;
+  size_t placedCount = 0;
   bool vectorWalk = true; // false: the portable walk even where it has one
   std::optional<SlotCounts> placedByFirst, placedByLast;
 };
@@ -293,6 +384,7 @@ void OffsetPlacement::placeAt(uint32_t id, uint64_t offset) {
   impl->placeAt(id, offset);
 }
 void OffsetPlacement::remove(uint32_t id) { impl->remove(id); }
+void OffsetPlacement::prefetch(uint32_t id) const { impl->prefetch(id); }
 const std::vector<uint64_t> &OffsetPlacement::currentOffsets() const {
   return impl->offsets;
 }
@@ -322,6 +414,8 @@ PlanResult memplan::placeInOrder(const Problem &problem,
   for (size_t i = 0; i < order.size(); ++i) {
     if (expired && i && i % kPlacementsPerClockRead == 0 && expired())
       return {{}, kOutOfTime};
+    if (i + 1 < order.size())
+      placement.prefetch(order[i + 1]);
     if (!placement.place(order[i], fit))
       return arenaOverflow();
   }

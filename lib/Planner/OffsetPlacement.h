@@ -17,6 +17,9 @@
 // Where k is a large share of the placed buffers, a filtered walk over all
 // of them in offset order (OffsetOrderedList) is cheaper than collecting
 // and sorting; each placement takes the cheaper way, with the same result.
+// Where every lifetime is short beside the schedule, the walk keeps a list
+// per window of time (TimeWindowedLists) and a placement walks the windows
+// it meets.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,7 +42,8 @@ public:
   enum class NeighbourSearch {
     Auto,    ///< per placement, the cheaper of the two below
     Collect, ///< from the segment tree and start buckets, then sorted
-    Scan,    ///< a filtered walk over every placed buffer by offset
+    Scan,    ///< a filtered walk over the placed buffers by offset (those of
+             ///< the windows of time it meets, where the problem has them)
     /// Scan without the vector walk where the machine has one (GapWalk.h),
     /// so that tests check both.
     PortableScan,
@@ -67,6 +71,10 @@ public:
   /// after it are those of a structure where it was never placed: a gap
   /// depends only on which buffers are placed, not on their order.
   void remove(uint32_t id);
+
+  /// Hints that buffer `id` is placed next: the structures its placement
+  /// reads are asked into the cache while this one works.
+  void prefetch(uint32_t id) const;
 
   /// The offsets so far (0 for a buffer not placed), and the arena they
   /// take (the largest offset + size of a non-empty buffer).

@@ -16,7 +16,8 @@
 // above 2^40 (every radix digit), equal offsets, zero sizes, mixed
 // alignments, and offsets that overflow. Each of the ways of finding the
 // neighbours (collected and sorted, a filtered walk over every placed
-// buffer, the cheaper of the two per placement) is checked on its own.
+// buffer or over those of the windows of time a buffer meets, the cheaper
+// of the two per placement) is checked on its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -276,6 +277,21 @@ TEST(OffsetPlacement, MatchesTheReferenceWithLongAndShortLifetimes) {
   }
 }
 
+TEST(OffsetPlacement, MatchesTheReferenceWithShortLifetimesOnALongSchedule) {
+  // Lifetimes of at most 4 to 40 positions over 800: the walks keep a list
+  // per window of time (TimeWindowedLists.h), 20 to 200 of them, and a
+  // buffer's neighbours come from the window around it. Lifetimes that
+  // reach a window's edges, and buffers in the first and last windows, are
+  // the cases a wrong window would miss.
+  std::mt19937_64 rng(2026120101);
+  for (int instance = 0; instance < 8; ++instance) {
+    Shape shape{size_t(1200 + 300 * instance), 800, 4 + 5 * instance,
+                uint64_t(1) << (6 + 4 * instance), instance % 2 == 1};
+    expectSamePlacements(randomProblem(rng, shape), rng,
+                         "short-lived instance " + std::to_string(instance));
+  }
+}
+
 TEST(OffsetPlacement, MatchesTheReferenceOnAdversarialProblems) {
   std::mt19937_64 rng(2026112303);
   // Sizes near 2^40: offsets use every radix digit up to bit 50.
@@ -363,7 +379,8 @@ orderByDecreasingKey(const Problem &problem,
 TEST(OffsetPlacement, PlaceAtAndRemoveMatchTheReference) {
   std::mt19937_64 rng(42);
   for (int round = 0; round < 300; ++round) {
-    auto [problem, order] = roundProblem(rng, round, 60, 40);
+    auto [problem, order] =
+        roundProblem(rng, round, 60, round % 3 == 0 ? 300 : 40);
     std::optional<std::vector<uint64_t>> expected =
         referencePlacement(problem, order);
     if (!expected)
@@ -394,7 +411,10 @@ TEST(OffsetPlacement, PlaceAtAndRemoveMatchTheReference) {
 TEST(OffsetPlacement, RemoveMatchesTheReference) {
   std::mt19937_64 rng(7);
   for (int round = 0; round < 200; ++round) {
-    auto [problem, order] = roundProblem(rng, round, 80, 30);
+    // Every third round over a schedule long beside its lifetimes, so that
+    // the walks keep a list per window of time.
+    auto [problem, order] =
+        roundProblem(rng, round, 80, round % 3 == 0 ? 300 : 30);
     OffsetPlacement placement(
         problem, kNeighbourSearches[round % std::size(kNeighbourSearches)]);
     for (uint32_t id : order)

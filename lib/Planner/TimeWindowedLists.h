@@ -1,0 +1,181 @@
+//===- TimeWindowedLists.h - Placed buffers per window of time --*- C++ -*-===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Internal to the planner. The placed buffers in offset order
+// (OffsetOrderedList), one list per window of the compressed time axis:
+// window w holds the slots [w * step, (w + 1) * step), and its list every
+// placed buffer whose slots meet them. A placement walks the lists of the
+// windows its own slots meet, which hold every placed buffer that meets it,
+// and a placed buffer goes into the same lists, which that walk has just
+// brought into cache.
+//
+// Why windows: the walk over every placed buffer pays where a placement's
+// neighbours are a large share of everything placed (long lifetimes: the
+// trace family of docs/benchmarks.md). Where lifetimes are short beside the
+// schedule, the neighbours are a large share of the buffers placed near it
+// in time, but a small one of all; a window keeps only those. With a step as
+// long as the schedule there is one window, the single list.
+//
+// A placement that meets several windows sees its neighbours split over
+// their lists. Its gaps (the free byte ranges between the neighbours) are
+// then the intersections of each list's gaps, and a gap that holds the
+// buffer lies inside one that holds it in every list: each list's walk
+// records only those (GapSearch's recording mode), the intersections are
+// taken in offset order, and the search weighs them as a walk over the
+// whole would have, in the same order, so the placement is the same.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMPLAN_LIB_PLANNER_TIMEWINDOWEDLISTS_H
+#define MEMPLAN_LIB_PLANNER_TIMEWINDOWEDLISTS_H
+
+#include "GapSearch.h"
+#include "GapWalk.h"
+#include "OffsetOrderedList.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstdint>
+#include <vector>
+
+namespace memplan {
+
+/// Which windows a buffer's slots [first, last) meet, for `slots` slots cut
+/// every `step`.
+class TimeWindows {
+public:
+  TimeWindows(size_t slots, uint32_t step)
+      : step(std::max<uint32_t>(step, 1)),
+        count(std::max<size_t>(slots, 1) / this->step +
+              (std::max<size_t>(slots, 1) % this->step != 0)) {}
+
+  size_t windowCount() const { return count; }
+  uint32_t stepSlots() const { return step; }
+
+  uint32_t firstWindow(uint32_t first) const { return first / step; }
+  uint32_t lastWindow(uint32_t last) const {
+    assert(last > 0 && (last - 1) / step < count);
+    return (last - 1) / step;
+  }
+  uint32_t windowsMet(uint32_t first, uint32_t last) const {
+    return lastWindow(last) - firstWindow(first) + 1;
+  }
+
+private:
+  uint32_t step;
+  size_t count;
+};
+
+class TimeWindowedLists {
+public:
+  explicit TimeWindowedLists(const TimeWindows &geometry)
+      : geometry(geometry), windows(geometry.windowCount()) {}
+
+  const TimeWindows &windowsOf() const { return geometry; }
+
+  /// The placed buffers in the lists a walk for [first, last) goes over.
+  size_t entriesMet(uint32_t first, uint32_t last) const {
+    size_t entries = 0;
+    for (uint32_t w = geometry.firstWindow(first),
+                  end = geometry.lastWindow(last);
+         w <= end; ++w)
+      entries += windows[w].size();
+    return entries;
+  }
+
+  /// Asks the cache for the lists a walk for [first, last) goes over (a
+  /// hint).
+  void prefetch(uint32_t first, uint32_t last) const {
+    for (uint32_t w = geometry.firstWindow(first),
+                  end = geometry.lastWindow(last);
+         w <= end; ++w)
+      windows[w].prefetch();
+  }
+
+  void insert(uint64_t offset, uint64_t top, uint32_t first, uint32_t last) {
+    for (uint32_t w = geometry.firstWindow(first),
+                  end = geometry.lastWindow(last);
+         w <= end; ++w)
+      windows[w].insert(offset, top, first, last);
+  }
+
+  /// Removes an entry equal to the given one from each list it is in; false
+  /// if one of them had none.
+  bool erase(uint64_t offset, uint64_t top, uint32_t first, uint32_t last) {
+    bool erased = true;
+    for (uint32_t w = geometry.firstWindow(first),
+                  end = geometry.lastWindow(last);
+         w <= end; ++w)
+      erased &= windows[w].erase(offset, top, first, last);
+    return erased;
+  }
+
+  /// Leaves `search` as a walk over every placed buffer meeting
+  /// [first, last), in offset order, would (walkGaps).
+  void walk(uint32_t first, uint32_t last, GapSearch &search, bool vector) {
+    uint32_t w = geometry.firstWindow(first), end = geometry.lastWindow(last);
+    if (w == end) {
+      walkGaps(windows[w], first, last, search, vector);
+      return;
+    }
+    record(windows[w], first, last, search, vector, common);
+    // Every list, even once no gap is left: the range above them all starts
+    // at the highest top of any.
+    while (++w <= end) {
+      record(windows[w], first, last, search, vector, next);
+      intersect(search.size);
+    }
+    // The last range is the one above every neighbour.
+    for (size_t g = 0; g + 1 < common.size(); ++g)
+      if (!search.consider(common[g].end, common[g].begin))
+        return;
+    search.cursor = common.back().begin;
+  }
+
+private:
+  /// Free byte ranges, in offset order; end = UINT64_MAX for the one above
+  /// every neighbour, the last.
+  using Gap = FreeRange;
+
+  /// The gaps of `list` among the entries meeting [first, last) that hold
+  /// `search`'s buffer before alignment, in offset order, then the range
+  /// above them all.
+  static void record(const OffsetOrderedList &list, uint32_t first,
+                     uint32_t last, const GapSearch &search, bool vector,
+                     std::vector<Gap> &gaps) {
+    gaps.clear();
+    GapSearch recorder{search.size, search.alignment, false};
+    recorder.recorded = &gaps;
+    walkGaps(list, first, last, recorder, vector);
+    gaps.push_back({recorder.cursor, UINT64_MAX});
+  }
+
+  /// common = its intersections with `next` that hold `size` bytes (and the
+  /// range above both): two sorted lists of disjoint ranges, merged.
+  void intersect(uint64_t size) {
+    merged.clear();
+    size_t a = 0, b = 0;
+    while (a < common.size() && b < next.size()) {
+      uint64_t begin = std::max(common[a].begin, next[b].begin);
+      uint64_t end = std::min(common[a].end, next[b].end);
+      if (end == UINT64_MAX || (end > begin && end - begin >= size))
+        merged.push_back({begin, end});
+      if (common[a].end < next[b].end)
+        ++a;
+      else
+        ++b;
+    }
+    common.swap(merged);
+  }
+
+  TimeWindows geometry;
+  std::vector<OffsetOrderedList> windows;
+  std::vector<Gap> common, next, merged; // for walk
+};
+
+} // namespace memplan
+
+#endif // MEMPLAN_LIB_PLANNER_TIMEWINDOWEDLISTS_H
