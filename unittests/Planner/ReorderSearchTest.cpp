@@ -7,21 +7,26 @@
 // improveByReordering (lib/Planner/Search/ReorderSearch.h) on its own: every
 // plan it returns passes the validator (written apart from the placement it
 // runs), is never larger than the plan it started from, is reproducible with
-// a node budget, and its first plan is that of its base's greedy algorithm
-// (the skyline, or first fit by conflicts).
+// a node budget, its first plan is that of its base's greedy algorithm
+// (the skyline, or first fit by conflicts), and with a walk state it takes
+// up where the last call stopped.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ReorderSearch.h"
+#include "OffsetPlacement.h"
 #include "ProblemGenerators.h"
 #include "SearchBudget.h"
+#include "SkylinePlacement.h"
 #include "memplan/Planner/GreedyAlgorithms.h"
 #include "memplan/Planner/Validator.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <random>
+#include <string>
 
 using namespace memplan;
 
@@ -139,4 +144,48 @@ TEST(ReorderSearch, StopsAtTheTarget) {
             0u);
   EXPECT_EQ(solution.offsets, start.solution.offsets);
   EXPECT_EQ(budget.nodes, 0u);
+}
+
+// With a walk state, a call takes up the order the last one ended on: the
+// state's arena is that order's plan (built again here by the base's own
+// placement), it only falls from call to call, and a call of one plan's
+// worth from a lowered state does not fall back to the base's own plan.
+TEST(ReorderSearch, TakesUpWhereTheLastCallStopped) {
+  for (const BaseCase &base : kBases) {
+    SCOPED_TRACE(base.base == ReorderBase::Skyline ? "skyline" : "first fit");
+    std::mt19937_64 rng(2026120102);
+    for (unsigned walks : {1u, 3u}) {
+      Problem problem = traceLikeProblem(rng, 400);
+      PlanResult start = base.greedy(problem);
+      ASSERT_TRUE(start.ok());
+      Solution solution = start.solution;
+      ReorderWalkState state;
+      uint64_t previous = start.solution.arenaSize;
+      for (int call = 0; call < 4; ++call) {
+        SearchBudget budget = nodeBudget(plansWorth(problem, call ? 1 : 40));
+        improveByReordering(problem, solution, 0, budget, walks, base.base,
+                            &state);
+        SCOPED_TRACE("call " + std::to_string(call));
+        ASSERT_EQ(state.order.size(), problem.buffers.size());
+        std::vector<uint32_t> sorted = state.order;
+        std::sort(sorted.begin(), sorted.end());
+        for (uint32_t k = 0; k < sorted.size(); ++k)
+          ASSERT_EQ(sorted[k], k);
+        PlanResult again =
+            base.base == ReorderBase::Skyline
+                ? SkylinePlacement(problem).place(state.order, {})
+                : placeInOrder(problem, state.order, {},
+                               OffsetPlacement::Fit::First);
+        ASSERT_TRUE(again.ok());
+        EXPECT_EQ(again.solution.arenaSize, state.arena);
+        EXPECT_LE(state.arena, previous);
+        EXPECT_GE(state.arena, solution.arenaSize);
+        EXPECT_FALSE(validateSolution(problem, solution));
+        previous = state.arena;
+      }
+      EXPECT_EQ(state.calls, 4u);
+      // The first call's 40 plans lowered these problems.
+      EXPECT_LT(state.arena, start.solution.arenaSize);
+    }
+  }
 }

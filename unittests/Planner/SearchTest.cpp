@@ -361,6 +361,29 @@ TEST(Search, NeighbourhoodMovesLowerLargeProblems) {
   EXPECT_GE(lowered, 3);
 }
 
+// Without a node limit on two threads, a problem of 5,000 buffers or more
+// with alignments (no reduced problem to search beside the original) has
+// plans from perturbed orders built on the second thread while the exact
+// search keeps the first (Search.cpp, decideBesideReorderings), and their
+// walk goes on from where it stopped in the later steps: the plan stays
+// valid (search() checks it apart from the planner) and never worse than
+// the start.
+TEST(Search, LargeAlignedProblemsBuildPlansBesideTheExactSearch) {
+  std::mt19937_64 rng(2026120103);
+  for (int round = 0; round < 2; ++round) {
+    Problem problem =
+        generateRandomProblem(rng, traceLikeShape(5000 + 1000 * round));
+    SearchOptions options;
+    options.seconds = 1.5;
+    options.threads = 2;
+    Solution solution = search(problem, options);
+    EXPECT_LE(solution.arenaSize, solution.search->startArena)
+        << "round " << round;
+    EXPECT_GT(solution.search->nodes, 0u) << "round " << round;
+    EXPECT_GE(solution.arenaSize, computeLowerBound(problem));
+  }
+}
+
 // The search recurses once per buffer it places. It runs on a stack of its
 // own, so a caller on a small stack (here 256 KiB, a few hundred levels)
 // does not overflow on a problem of thousands of buffers that the search

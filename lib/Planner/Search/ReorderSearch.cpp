@@ -49,17 +49,19 @@ constexpr double kPositionSpread = 0.3;
 using PlanOf = llvm::function_ref<PlanResult(const std::vector<uint32_t> &,
                                              const std::function<bool()> &)>;
 
-/// One walk from `order`, with `planOf` and its own random draws.
+/// One walk from `order` (whose plan's arena is `current`, or UINT64_MAX
+/// if not built yet), with `planOf` and its own random draws; `order` and
+/// `current` end as the walk's last accepted order and its arena.
 uint64_t walk(const Problem &problem, PlanOf planOf,
-              std::vector<uint32_t> order, Solution &solution, uint64_t target,
-              SearchBudget &budget, uint64_t seed) {
+              std::vector<uint32_t> &order, uint64_t &current,
+              Solution &solution, uint64_t target, SearchBudget &budget,
+              uint64_t seed) {
   size_t count = problem.buffers.size();
   std::mt19937_64 rng(0x0de7ull ^ count ^ seed);
   std::uniform_real_distribution<double> logMoved(
       0, std::log(std::max<double>(2, double(count) / kMaxMovedDivisor)));
   std::lognormal_distribution<double> spread(0, kPositionSpread);
   uint64_t cost = std::max<uint64_t>(1, count / kReorderBuffersPerNode);
-  uint64_t current = UINT64_MAX; // the arena of `order`'s plan
   uint64_t improvements = 0;
   std::vector<double> position(count);
   std::vector<uint32_t> candidate;
@@ -102,14 +104,24 @@ uint64_t walk(const Problem &problem, PlanOf planOf,
 
 uint64_t improveByReordering(const Problem &problem, Solution &solution,
                              uint64_t target, SearchBudget &budget,
-                             unsigned walks, ReorderBase base) {
+                             unsigned walks, ReorderBase base,
+                             ReorderWalkState *state) {
   // The order and the placement's time axis read no clock (about 0.5 s at
   // a million buffers): not begun when no time is left.
   if (problem.buffers.empty() || !budget.spendOk())
     return 0;
   bool skyline = base == ReorderBase::Skyline;
-  std::vector<uint32_t> order =
-      skyline ? orderByLifetimeThenSize(problem) : orderByConflicts(problem);
+  std::vector<uint32_t> order;
+  uint64_t arena = UINT64_MAX, calls = 0;
+  if (state && !state->order.empty()) {
+    order = state->order;
+    arena = state->arena;
+  } else {
+    order =
+        skyline ? orderByLifetimeThenSize(problem) : orderByConflicts(problem);
+  }
+  if (state)
+    calls = state->calls++;
   // One placement for every walk and plan: its slots are the same for all.
   std::optional<SkylinePlacement> placement;
   if (skyline)
@@ -120,11 +132,24 @@ uint64_t improveByReordering(const Problem &problem, Solution &solution,
                      : placeInOrder(problem, candidate, expired,
                                     OffsetPlacement::Fit::First);
   };
-  return runIndependentWalks(
+  // Each walk's order and arena; runIndependentWalks numbers the walks in
+  // the seed's high half.
+  std::vector<std::vector<uint32_t>> orders(std::max(1u, walks), order);
+  std::vector<uint64_t> arenas(orders.size(), arena);
+  uint64_t improvements = runIndependentWalks(
       solution, budget, walks,
       [&](Solution &walked, SearchBudget &share, uint64_t seed) {
-        return walk(problem, planOf, order, walked, target, share, seed);
+        size_t w = seed >> 32;
+        return walk(problem, planOf, orders[w], arenas[w], walked, target,
+                    share, seed ^ (calls * 0x9e3779b97f4a7c15ull));
       });
+  if (state) {
+    size_t best =
+        std::min_element(arenas.begin(), arenas.end()) - arenas.begin();
+    state->order = std::move(orders[best]);
+    state->arena = arenas[best];
+  }
+  return improvements;
 }
 
 } // namespace memplan

@@ -26,6 +26,7 @@
 #include "memplan/Planner/Problem.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace memplan {
 
@@ -38,17 +39,29 @@ enum class ReorderBase {
 /// A plan from a new order costs this many buffers per node of the budget.
 constexpr uint64_t kReorderBuffersPerNode = 32;
 
+/// Where a caller that lowers a plan more than once takes up the walks:
+/// the order the last call's best walk ended on (its plan's arena beside
+/// it), and how many calls there were, which changes the walks' random
+/// draws. Empty at first: the walks start from the base's own order.
+struct ReorderWalkState {
+  std::vector<uint32_t> order;
+  uint64_t arena = UINT64_MAX; // the plan of `order`
+  uint64_t calls = 0;
+};
+
 /// Lowers `solution` (a valid plan of `problem`) by plans of `base` from
 /// perturbed orders until the arena reaches `target` or `budget` is spent
 /// (each plan counts as buffers / kReorderBuffersPerNode nodes, at least
 /// one; a plan the deadline interrupts is dropped). `solution` changes only
 /// to a smaller plan, so it is never worse. Deterministic for a given node
-/// budget and number of walks (IndependentWalks.h). Returns how many of the
-/// best walk's plans lowered the arena.
+/// budget and number of walks (IndependentWalks.h). With `state`, every
+/// walk starts from its order and it ends with the best walk's. Returns how
+/// many of the best walk's plans lowered the arena.
 uint64_t improveByReordering(const Problem &problem, Solution &solution,
                              uint64_t target, SearchBudget &budget,
                              unsigned walks = 1,
-                             ReorderBase base = ReorderBase::Skyline);
+                             ReorderBase base = ReorderBase::Skyline,
+                             ReorderWalkState *state = nullptr);
 
 } // namespace memplan
 

@@ -15,8 +15,10 @@
 // buffers or more, the first attempt gets a quarter, and moves around the
 // arena's top (NeighbourhoodSearch.h) and greedy plans from perturbed orders
 // (ReorderSearch.h) three quarters of what is left before the bisection (in
-// capacity mode, before the attempt gets the rest). Every plan found is
-// validated before it is returned.
+// capacity mode, before the attempt gets the rest); from
+// kReorderBesideMinBuffers buffers, where alignments leave the exact search
+// one thread, the spare threads build such plans during its attempts too.
+// Every plan found is validated before it is returned.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,6 +67,15 @@ constexpr double kNeighbourhoodShare = 0.75;
 /// the moves found nothing more after the reorderings, and the reorderings
 /// improve with time: docs/benchmarks.md).
 constexpr double kMovesShare = 0.25;
+
+/// From this many buffers, the threads the exact search leaves idle (with
+/// alignments, no reduced problem runs beside it) build plans from perturbed
+/// orders meanwhile. On the trace family at 10,000 buffers that closed 41.5 %
+/// of the gap from the best greedy plan in 10 s against 34 % (five traces);
+/// at 1,000, where the exact search and the moves do more, the final plans
+/// were worse on five of nine traces and better on three
+/// (docs/benchmarks.md).
+constexpr size_t kReorderBesideMinBuffers = 5000;
 
 /// The most buffer-section entries (the sum of all lifetimes, in sections)
 /// for which the exact search is set up: 20 million take about 80 MB and a
@@ -366,7 +377,11 @@ public:
       merged = reduceAtFullBoundaries(prepared.problem, c);
     if (!prepared.unaligned ||
         merged.problem.buffers.size() == prepared.problem.buffers.size()) {
-      outcome = search->decide(c, share);
+      if (sideBySide &&
+          prepared.problem.buffers.size() >= kReorderBesideMinBuffers)
+        outcome = decideBesideReorderings(c, share);
+      else
+        outcome = search->decide(c, share);
       offsets = search->offsets();
     } else {
       SkylineSearch reduced(merged.problem);
@@ -485,7 +500,7 @@ private:
         [this](const Problem &problem, Solution &plan, uint64_t target,
                SearchBudget &share, unsigned walks) {
           return improveByReordering(problem, plan, target, share, walks,
-                                     reorderBase);
+                                     reorderBase, &reorderWalks);
         },
         target, fraction * (1 - kMovesShare) / (1 - movesFraction));
   }
@@ -530,6 +545,39 @@ private:
                 1, uint64_t((budget.nodeLimit - budget.nodes) * fraction));
     }
     return share;
+  }
+
+  /// Where there is no reduced problem to search beside the original (with
+  /// alignments) the exact search keeps one thread: on a problem of
+  /// kReorderBesideMinBuffers or more the others build plans from perturbed
+  /// orders meanwhile (as in moveAroundTheTop, towards `c`), until the exact
+  /// search decides or a plan reaches `c`; a smaller plan replaces the best
+  /// one. The exact search rarely decides on such problems (real traces), so
+  /// the spare threads would otherwise wait out its share of the budget.
+  SearchOutcome decideBesideReorderings(uint64_t c, SearchBudget &share) {
+    std::atomic<bool> decided{false}, reached{false};
+    SearchBudget exact = share, reordering = share;
+    exact.stop = &reached;
+    reordering.stop = &decided;
+    Solution plan = result.solution;
+    SearchOutcome outcome = SearchOutcome::OutOfBudget;
+    {
+      StackThread helper(kSearchStackBytes, [&] {
+        outcome = search->decide(c, exact);
+        if (outcome != SearchOutcome::OutOfBudget)
+          decided = true;
+      });
+      if (plan.arenaSize > c) {
+        improvements +=
+            improveByReordering(problem, plan, c, reordering, walks - 1,
+                                reorderBase, &reorderWalks);
+        if (plan.arenaSize <= c)
+          reached = true;
+      }
+    }
+    share.nodes = exact.nodes + (reordering.nodes - share.nodes);
+    adoptIfSmaller(std::move(plan));
+    return outcome;
   }
 
   /// The reduced problem here, the original on a second thread, each with
@@ -617,8 +665,9 @@ private:
   /// bound).
   uint64_t provenLow = 0;
   uint64_t improvements = 0;
-  /// What the reorderings build on.
+  /// What the reorderings build on, and where their walks stopped.
   ReorderBase reorderBase;
+  ReorderWalkState reorderWalks;
   bool sideBySide = false;
   /// Independent neighbourhood walks, one per thread.
   unsigned walks = 1;
