@@ -58,10 +58,15 @@ private:
 constexpr size_t kScanAdvantage = 16;
 
 /// The choice of windows of time for the walk (Impl::chooseWindows): what
-/// walking one more list costs, in entries walked (about the fixed work of a
-/// walk over a block); the fewest buffers a window holds on average; the
-/// shortest window; how many buffers the estimate looks at.
-constexpr uint64_t kListCost = 32;
+/// one more list met costs, in entries walked; the fewest buffers a window
+/// holds on average; the shortest window; how many buffers the estimate
+/// looks at. Per list met, a placement walks a list not used recently (its
+/// first lines come from memory) and inserts into it: fitted to the random
+/// workload (docs/benchmarks.md: from 10,000 to 1,000,000 buffers, windows
+/// of 128 slots planned fastest, 1.3-1.4 s at a million against 2.2 s with
+/// the 32 that a cost of 32 entries chose), a list costs about as much as
+/// a thousand entries walked.
+constexpr uint64_t kListCost = 1024;
 constexpr uint64_t kMinWindowEntries = 64;
 constexpr uint64_t kMinWindowSlots = 8;
 constexpr size_t kWindowSample = 1 << 16;
@@ -74,15 +79,17 @@ struct OffsetPlacement::Impl {
     first.reserve(problem.buffers.size());
     last.reserve(problem.buffers.size());
     uint64_t occupied = 0, nonEmpty = 0;
+    size_t longest = 0;
     for (const Buffer &buffer : problem.buffers) {
       first.push_back(axis.rank(buffer.start));
       last.push_back(axis.rank(buffer.end));
       if (buffer.size == 0)
         continue; // never placed in the structures
       occupied += last.back() - first.back();
+      longest = std::max(longest, last.back() - first.back());
       ++nonEmpty;
     }
-    chooseWalk(search, occupied, nonEmpty);
+    chooseWalk(search, occupied, nonEmpty, longest);
     if (collects)
       buildCollecting();
   }
@@ -94,8 +101,8 @@ struct OffsetPlacement::Impl {
   /// buffers live at a slot. With one list for the whole schedule each
   /// placement then takes the cheaper way (collecting stays); with windows,
   /// every placement walks.
-  void chooseWalk(NeighbourSearch search, uint64_t occupied,
-                  uint64_t nonEmpty) {
+  void chooseWalk(NeighbourSearch search, uint64_t occupied, uint64_t nonEmpty,
+                  size_t longest) {
     if (search == NeighbourSearch::Collect ||
         axis.size() >= OffsetOrderedList::kMaxSlots || nonEmpty == 0)
       return;
@@ -104,8 +111,12 @@ struct OffsetPlacement::Impl {
     bool dense = (occupied / slots + 1) * kScanAdvantage >= walked;
     if (search == NeighbourSearch::Auto && !dense)
       return;
+    if (search == NeighbourSearch::WindowedScan ||
+        search == NeighbourSearch::WindowedPortableScan)
+      windows = TimeWindows(slots, static_cast<uint32_t>(longest / 2));
     byOffset.emplace(windows);
-    vectorWalk = search != NeighbourSearch::PortableScan;
+    vectorWalk = search != NeighbourSearch::PortableScan &&
+                 search != NeighbourSearch::WindowedPortableScan;
     collects = search == NeighbourSearch::Auto && windows.windowCount() == 1;
     if (collects) {
       placedByFirst.emplace(axis.size());

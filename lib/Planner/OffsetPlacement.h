@@ -47,6 +47,11 @@ public:
     /// Scan without the vector walk where the machine has one (GapWalk.h),
     /// so that tests check both.
     PortableScan,
+    /// Scan (vector, portable) over windows of time half as long as the
+    /// longest lifetime, whatever their cost, so that tests check the
+    /// windows and the placements that meet several on small problems.
+    WindowedScan,
+    WindowedPortableScan,
   };
 
   /// `problem` must outlive this object and pass checkProblem.

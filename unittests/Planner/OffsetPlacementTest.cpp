@@ -144,8 +144,9 @@ referenceFirstFit(const Problem &problem, const std::vector<uint32_t> &order) {
 using NeighbourSearch = OffsetPlacement::NeighbourSearch;
 
 constexpr NeighbourSearch kNeighbourSearches[] = {
-    NeighbourSearch::Auto, NeighbourSearch::Collect, NeighbourSearch::Scan,
-    NeighbourSearch::PortableScan};
+    NeighbourSearch::Auto,         NeighbourSearch::Collect,
+    NeighbourSearch::Scan,         NeighbourSearch::PortableScan,
+    NeighbourSearch::WindowedScan, NeighbourSearch::WindowedPortableScan};
 
 const char *describe(NeighbourSearch search) {
   switch (search) {
@@ -157,6 +158,10 @@ const char *describe(NeighbourSearch search) {
     return "scan";
   case NeighbourSearch::PortableScan:
     return "portable scan";
+  case NeighbourSearch::WindowedScan:
+    return "windowed scan";
+  case NeighbourSearch::WindowedPortableScan:
+    return "windowed portable scan";
   }
   return "?";
 }
@@ -278,11 +283,12 @@ TEST(OffsetPlacement, MatchesTheReferenceWithLongAndShortLifetimes) {
 }
 
 TEST(OffsetPlacement, MatchesTheReferenceWithShortLifetimesOnALongSchedule) {
-  // Lifetimes of at most 4 to 40 positions over 800: the walks keep a list
-  // per window of time (TimeWindowedLists.h), 20 to 200 of them, and a
-  // buffer's neighbours come from the window around it. Lifetimes that
-  // reach a window's edges, and buffers in the first and last windows, are
-  // the cases a wrong window would miss.
+  // Lifetimes of at most 4 to 40 positions over 800: where the walks keep a
+  // list per window of time (TimeWindowedLists.h; the windowed searches, 40
+  // to 400 windows of half the longest lifetime), a buffer's neighbours come
+  // from the one to three windows it meets. Lifetimes that reach a window's
+  // edges, and buffers in the first and last windows, are the cases a wrong
+  // window would miss.
   std::mt19937_64 rng(2026120101);
   for (int instance = 0; instance < 8; ++instance) {
     Shape shape{size_t(1200 + 300 * instance), 800, 4 + 5 * instance,
