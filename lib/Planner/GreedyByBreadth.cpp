@@ -102,6 +102,8 @@ memplan::planGreedyByBreadthUntil(const Problem &problem,
   for (size_t i = 0; i < turns.size(); ++i) {
     if (expired && i && i % kPlacementsPerClockRead == 0 && expired())
       return {{}, kOutOfTime};
+    if (i + 2 < turns.size())
+      placement.prefetchBuffer(turns[i + 2].id);
     if (i + 1 < turns.size())
       placement.prefetch(turns[i + 1].id);
     if (!placement.place(turns[i].id))

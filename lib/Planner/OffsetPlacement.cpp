@@ -237,6 +237,12 @@ struct OffsetPlacement::Impl {
     if (byOffset && !collects)
       byOffset->prefetch(first[id], last[id]);
   }
+  void prefetchBuffer(uint32_t id) const {
+    __builtin_prefetch(&problem.buffers[id]);
+    __builtin_prefetch(&first[id]);
+    __builtin_prefetch(&last[id]);
+    __builtin_prefetch(&offsets[id]);
+  }
 
   void placeAt(uint32_t id, uint64_t offset) {
     uint64_t size = problem.buffers[id].size;
@@ -396,6 +402,9 @@ void OffsetPlacement::placeAt(uint32_t id, uint64_t offset) {
 }
 void OffsetPlacement::remove(uint32_t id) { impl->remove(id); }
 void OffsetPlacement::prefetch(uint32_t id) const { impl->prefetch(id); }
+void OffsetPlacement::prefetchBuffer(uint32_t id) const {
+  impl->prefetchBuffer(id);
+}
 const std::vector<uint64_t> &OffsetPlacement::currentOffsets() const {
   return impl->offsets;
 }
@@ -425,6 +434,8 @@ PlanResult memplan::placeInOrder(const Problem &problem,
   for (size_t i = 0; i < order.size(); ++i) {
     if (expired && i && i % kPlacementsPerClockRead == 0 && expired())
       return {{}, kOutOfTime};
+    if (i + 2 < order.size())
+      placement.prefetchBuffer(order[i + 2]);
     if (i + 1 < order.size())
       placement.prefetch(order[i + 1]);
     if (!placement.place(order[i], fit))

@@ -80,6 +80,9 @@ public:
   /// Hints that buffer `id` is placed next: the structures its placement
   /// reads are asked into the cache while this one works.
   void prefetch(uint32_t id) const;
+  /// Hints that buffer `id` is placed after the next one: its own entries
+  /// (size, slots) are asked into the cache, which prefetch(id) reads.
+  void prefetchBuffer(uint32_t id) const;
 
   /// The offsets so far (0 for a buffer not placed), and the arena they
   /// take (the largest offset + size of a non-empty buffer).
