@@ -317,9 +317,9 @@ private:
   }
 
   /// Copies a block's entries out of its lanes, and back in with a new
-  /// count (and so a new number of rows). A block holds at most 128
-  /// entries, and an insert or erase costs a few hundred copies this way,
-  /// little beside a walk over the list.
+  /// count (and so a new number of rows): for an insert or erase that
+  /// changes the rows (one in eight), and for splits. A block holds at most
+  /// 128 entries, so that costs a few hundred copies.
   static Entries read(const Block &block) {
     Entries run;
     forEachEntry(block.count, [&](uint32_t e, uint32_t slot) {

@@ -97,8 +97,9 @@ struct OffsetPlacement::Impl {
   /// Builds the walk over the placed buffers (byOffset) where it can pay.
   /// A placement walks the lists of the windows of time it meets
   /// (TimeWindowedLists.h), passing over about half of their entries (half
-  /// of the buffers are placed before it, on average), and meets about the
-  /// buffers live at a slot. With one list for the whole schedule each
+  /// of the buffers are placed before it, on average) and paying for each
+  /// list (chooseWindows), where collecting meets about the buffers live at
+  /// a slot. With one list for the whole schedule each
   /// placement then takes the cheaper way (collecting stays); with windows,
   /// every placement walks.
   void chooseWalk(NeighbourSearch search, uint64_t occupied, uint64_t nonEmpty,
@@ -124,8 +125,8 @@ struct OffsetPlacement::Impl {
     }
   }
 
-  /// The windows whose walks pass over the fewest entries per placement,
-  /// counting each list walked as kListCost entries more, and that number:
+  /// The windows of least cost per placement (the entries its walks pass
+  /// over, plus kListCost per window met), and that cost:
   /// one list, or windows of a power of two of slots, estimated on up to
   /// kWindowSample buffers spread over the problem. Windows are taken only
   /// where they at least halve the work (one list keeps the choice between
