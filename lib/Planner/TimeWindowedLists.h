@@ -53,7 +53,6 @@ public:
               (std::max<size_t>(slots, 1) % this->step != 0)) {}
 
   size_t windowCount() const { return count; }
-  uint32_t stepSlots() const { return step; }
 
   uint32_t firstWindow(uint32_t first) const { return first / step; }
   uint32_t lastWindow(uint32_t last) const {
@@ -74,42 +73,33 @@ public:
   explicit TimeWindowedLists(const TimeWindows &geometry)
       : geometry(geometry), windows(geometry.windowCount()) {}
 
-  const TimeWindows &windowsOf() const { return geometry; }
-
   /// The placed buffers in the lists a walk for [first, last) goes over.
   size_t entriesMet(uint32_t first, uint32_t last) const {
     size_t entries = 0;
-    for (uint32_t w = geometry.firstWindow(first),
-                  end = geometry.lastWindow(last);
-         w <= end; ++w)
-      entries += windows[w].size();
+    forEachWindow(first, last,
+                  [&](uint32_t w) { entries += windows[w].size(); });
     return entries;
   }
 
   /// Asks the cache for the lists a walk for [first, last) goes over (a
   /// hint).
   void prefetch(uint32_t first, uint32_t last) const {
-    for (uint32_t w = geometry.firstWindow(first),
-                  end = geometry.lastWindow(last);
-         w <= end; ++w)
-      windows[w].prefetch();
+    forEachWindow(first, last, [&](uint32_t w) { windows[w].prefetch(); });
   }
 
   void insert(uint64_t offset, uint64_t top, uint32_t first, uint32_t last) {
-    for (uint32_t w = geometry.firstWindow(first),
-                  end = geometry.lastWindow(last);
-         w <= end; ++w)
+    forEachWindow(first, last, [&](uint32_t w) {
       windows[w].insert(offset, top, first, last);
+    });
   }
 
   /// Removes an entry equal to the given one from each list it is in; false
   /// if one of them had none.
   bool erase(uint64_t offset, uint64_t top, uint32_t first, uint32_t last) {
     bool erased = true;
-    for (uint32_t w = geometry.firstWindow(first),
-                  end = geometry.lastWindow(last);
-         w <= end; ++w)
+    forEachWindow(first, last, [&](uint32_t w) {
       erased &= windows[w].erase(offset, top, first, last);
+    });
     return erased;
   }
 
@@ -136,16 +126,22 @@ public:
   }
 
 private:
-  /// Free byte ranges, in offset order; end = UINT64_MAX for the one above
-  /// every neighbour, the last.
-  using Gap = FreeRange;
+  /// Calls `fn(w)` for each window w that [first, last) meets, in time
+  /// order: the lists of a placed buffer, and those a walk goes over.
+  template <typename Fn>
+  void forEachWindow(uint32_t first, uint32_t last, Fn &&fn) const {
+    for (uint32_t w = geometry.firstWindow(first),
+                  end = geometry.lastWindow(last);
+         w <= end; ++w)
+      fn(w);
+  }
 
   /// The gaps of `list` among the entries meeting [first, last) that hold
   /// `search`'s buffer before alignment, in offset order, then the range
   /// above them all.
   static void record(const OffsetOrderedList &list, uint32_t first,
                      uint32_t last, const GapSearch &search, bool vector,
-                     std::vector<Gap> &gaps) {
+                     std::vector<FreeRange> &gaps) {
     gaps.clear();
     GapSearch recorder{search.size, search.alignment, false};
     recorder.recorded = &gaps;
@@ -173,7 +169,9 @@ private:
 
   TimeWindows geometry;
   std::vector<OffsetOrderedList> windows;
-  std::vector<Gap> common, next, merged; // for walk
+  // Free byte ranges, in offset order; end = UINT64_MAX for the one above
+  // every neighbour, the last. For walk.
+  std::vector<FreeRange> common, next, merged;
 };
 
 } // namespace memplan
