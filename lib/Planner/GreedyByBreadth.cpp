@@ -99,14 +99,19 @@ memplan::planGreedyByBreadthUntil(const Problem &problem,
   if (pastDeadline(expired))
     return {{}, kOutOfTime};
 
-  for (size_t i = 0; i < turns.size(); ++i) {
+  // In that order, or one that gives the same offsets (placeInOrder).
+  std::vector<uint32_t> order(turns.size());
+  for (size_t i = 0; i < turns.size(); ++i)
+    order[i] = turns[i].id;
+  order = placement.cacheFriendlyOrder(std::move(order));
+  for (size_t i = 0; i < order.size(); ++i) {
     if (expired && i && i % kPlacementsPerClockRead == 0 && expired())
       return {{}, kOutOfTime};
-    if (i + 2 < turns.size())
-      placement.prefetchBuffer(turns[i + 2].id);
-    if (i + 1 < turns.size())
-      placement.prefetch(turns[i + 1].id);
-    if (!placement.place(turns[i].id))
+    if (i + 2 < order.size())
+      placement.prefetchBuffer(order[i + 2]);
+    if (i + 1 < order.size())
+      placement.prefetch(order[i + 1]);
+    if (!placement.place(order[i]))
       return arenaOverflow();
   }
   PlanResult result;

@@ -84,6 +84,12 @@ public:
   /// (size, slots) are asked into the cache, which prefetch(id) reads.
   void prefetchBuffer(uint32_t id) const;
 
+  /// `order` (a permutation of the buffer indices, to place), or, where the
+  /// placed buffers are kept per window of time and outgrow the cache, an
+  /// order that gives the same offsets and sweeps along the time axis
+  /// (TimeLocalOrder.h). For the loops that place a whole order.
+  std::vector<uint32_t> cacheFriendlyOrder(std::vector<uint32_t> order) const;
+
   /// The offsets so far (0 for a buffer not placed), and the arena they
   /// take (the largest offset + size of a non-empty buffer).
   const std::vector<uint64_t> &currentOffsets() const;

@@ -73,6 +73,11 @@ public:
   explicit TimeWindowedLists(const TimeWindows &geometry)
       : geometry(geometry), windows(geometry.windowCount()) {}
 
+  size_t windowCount() const { return windows.size(); }
+  uint32_t firstWindow(uint32_t first) const {
+    return geometry.firstWindow(first);
+  }
+
   /// The placed buffers in the lists a walk for [first, last) goes over.
   size_t entriesMet(uint32_t first, uint32_t last) const {
     size_t entries = 0;

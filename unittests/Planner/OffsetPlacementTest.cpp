@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OffsetPlacement.h"
+#include "TimeLocalOrder.h"
 
 #include "ProblemGenerators.h"
 #include "memplan/Planner/GreedyAlgorithms.h"
@@ -295,6 +296,76 @@ TEST(OffsetPlacement, MatchesTheReferenceWithShortLifetimesOnALongSchedule) {
                 uint64_t(1) << (6 + 4 * instance), instance % 2 == 1};
     expectSamePlacements(randomProblem(rng, shape), rng,
                          "short-lived instance " + std::to_string(instance));
+  }
+}
+
+/// `order` as timeLocalOrder reorders it in chunks of `chunk`, on the
+/// structure's slots.
+std::vector<uint32_t> timeLocal(const Problem &problem,
+                                const std::vector<uint32_t> &order,
+                                size_t chunk) {
+  OffsetPlacement placement(problem);
+  std::vector<size_t> first, last;
+  for (uint32_t id = 0; id < problem.buffers.size(); ++id) {
+    first.push_back(placement.firstSlot(id));
+    last.push_back(placement.lastSlot(id));
+  }
+  return timeLocalOrder(order, first, last, chunk);
+}
+
+TEST(OffsetPlacement, TimeLocalOrdersPlaceEveryBufferWhereTheGivenOneDoes) {
+  // TimeLocalOrder.h's claim: an order that keeps every two buffers that
+  // meet in their order places each buffer at the same offset (the plain
+  // reference on the given order), best and first fit, overflow included.
+  std::mt19937_64 rng(2026120203);
+  for (int instance = 0; instance < 300; ++instance) {
+    Problem problem = randomProblem(
+        rng, {size_t(1 + instance % 150), 1 + instance % 200, 1 + instance % 25,
+              uint64_t(1) << (4 + instance % 40), instance % 2 == 0});
+    for (const std::vector<uint32_t> &order : ordersFor(problem, rng)) {
+      std::optional<std::vector<uint64_t>> expected =
+          referencePlacement(problem, order);
+      std::optional<std::vector<uint64_t>> expectedFirst =
+          referenceFirstFit(problem, order);
+      for (size_t chunk : {size_t(1), size_t(6), order.size()}) {
+        std::vector<uint32_t> local = timeLocal(problem, order, chunk);
+        std::string what = "instance " + std::to_string(instance) + ", chunk " +
+                           std::to_string(chunk);
+        EXPECT_EQ(expected, structurePlacement(problem, local)) << what;
+        EXPECT_EQ(
+            expectedFirst,
+            structurePlacement(problem, local, OffsetPlacement::Fit::First))
+            << what << " (first)";
+      }
+    }
+  }
+}
+
+TEST(OffsetPlacement, PlaceInOrderSweepsLargeProblemsWithTheSamePlan) {
+  // 150,000 short lifetimes over 40,000 positions: the placed buffers are
+  // kept per window of time and placeInOrder places the size order as a
+  // sweep over time (cacheFriendlyOrder differs from it). Its offsets must
+  // be those of placing the size order itself; an order that already stays
+  // in time (by start, as greedy by breadth's nearly does) is kept.
+  std::mt19937_64 rng(2026120204);
+  Problem problem = randomProblem(rng, {150000, 40000, 64, 1 << 20, true});
+  std::vector<uint32_t> bySize = ordersFor(problem, rng)[0];
+  OffsetPlacement placement(problem);
+  std::vector<uint32_t> placing = placement.cacheFriendlyOrder(bySize);
+  EXPECT_NE(placing, bySize);
+  std::vector<uint32_t> byStart = bySize;
+  std::stable_sort(byStart.begin(), byStart.end(), [&](uint32_t a, uint32_t b) {
+    return problem.buffers[a].start < problem.buffers[b].start;
+  });
+  EXPECT_EQ(placement.cacheFriendlyOrder(byStart), byStart);
+  for (OffsetPlacement::Fit fit :
+       {OffsetPlacement::Fit::Best, OffsetPlacement::Fit::First}) {
+    PlanResult placed = placeInOrder(problem, bySize, {}, fit);
+    ASSERT_TRUE(placed.ok());
+    std::optional<std::vector<uint64_t>> expected =
+        structurePlacement(problem, bySize, fit);
+    ASSERT_TRUE(expected.has_value());
+    EXPECT_EQ(placed.solution.offsets, *expected);
   }
 }
 

@@ -1,0 +1,141 @@
+//===- TimeLocalOrder.cpp - A placement order that stays in time ----------===//
+//
+// Part of memplan, under the Apache License v2.0 with LLVM Exceptions.
+// See the LICENSE file at the root of the repository.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Per chunk: its buffers sorted by first slot (a radix sort, the chunk's
+// arrays only, so that the work stays in cache), the edges "meets and comes
+// first in the given order" between them, then a sweep in that sorted order
+// that emits each buffer whose predecessors are all out, and, after each
+// one, any buffer it freed that the sweep has already passed (a stack), so
+// the emitted order runs along the time axis with stragglers close behind.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TimeLocalOrder.h"
+
+#include <algorithm>
+#include <cassert>
+
+using namespace memplan;
+
+namespace {
+
+/// A buffer of the chunk: its slots, and its place in the given order.
+struct Item {
+  uint32_t first, last, rank;
+};
+
+/// Sorts `items` by first slot, stably: an LSD radix sort over the bits in
+/// which the slots of the chunk differ, kDigitBits at a time.
+void sortByFirst(std::vector<Item> &items, std::vector<Item> &scratch) {
+  constexpr unsigned kDigitBits = 11;
+  constexpr uint32_t kMask = (uint32_t(1) << kDigitBits) - 1;
+  uint32_t low = UINT32_MAX, high = 0;
+  for (const Item &item : items) {
+    low = std::min(low, item.first);
+    high = std::max(high, item.first);
+  }
+  uint32_t range = high - low;
+  std::vector<uint32_t> counts(kMask + 2);
+  scratch.resize(items.size());
+  for (unsigned shift = 0; shift < 32 && (shift == 0 || range >> shift);
+       shift += kDigitBits) {
+    std::fill(counts.begin(), counts.end(), 0);
+    for (const Item &item : items)
+      ++counts[((item.first - low) >> shift & kMask) + 1];
+    for (size_t digit = 1; digit < counts.size(); ++digit)
+      counts[digit] += counts[digit - 1];
+    for (const Item &item : items)
+      scratch[counts[(item.first - low) >> shift & kMask]++] = item;
+    items.swap(scratch);
+  }
+}
+
+} // namespace
+
+std::vector<uint32_t> memplan::timeLocalOrder(llvm::ArrayRef<uint32_t> order,
+                                              llvm::ArrayRef<size_t> first,
+                                              llvm::ArrayRef<size_t> last,
+                                              size_t chunk) {
+  assert(chunk > 0 && "a chunk holds at least one buffer");
+  std::vector<uint32_t> result;
+  result.reserve(order.size());
+  std::vector<Item> items, scratch;
+  // By position in the chunk's sorted items: where each one's successors
+  // begin in `successors`, and how many predecessors are not yet out
+  // (kOut once it is out).
+  std::vector<uint32_t> successorsBegin, fillAt, successors, waiting, stack;
+  constexpr uint32_t kOut = UINT32_MAX;
+
+  for (size_t begin = 0; begin < order.size(); begin += chunk) {
+    size_t count = std::min(chunk, order.size() - begin);
+    items.resize(count);
+    for (size_t i = 0; i < count; ++i) {
+      // The slots of buffers far apart in the given order lie anywhere:
+      // ask for those a few turns ahead.
+      constexpr size_t kAhead = 16;
+      if (i + kAhead < count) {
+        __builtin_prefetch(&first[order[begin + i + kAhead]]);
+        __builtin_prefetch(&last[order[begin + i + kAhead]]);
+      }
+      uint32_t id = order[begin + i];
+      assert(last[id] <= UINT32_MAX && "slots below 2^32");
+      items[i] = {static_cast<uint32_t>(first[id]),
+                  static_cast<uint32_t>(last[id]), static_cast<uint32_t>(i)};
+    }
+    sortByFirst(items, scratch);
+
+    // The pairs that meet: for each item, those after it in the sorted
+    // order that start before it ends (every pair that meets, and, for
+    // empty lifetimes, perhaps a few more, which only hold a buffer back).
+    // Counted first, then stored, so that no list of pairs is kept.
+    auto forEachPair = [&](auto &&edge) {
+      for (uint32_t a = 0; a < count; ++a)
+        for (uint32_t b = a + 1; b < count && items[b].first < items[a].last;
+             ++b) {
+          if (items[a].rank < items[b].rank)
+            edge(a, b);
+          else
+            edge(b, a);
+        }
+    };
+    successorsBegin.assign(count + 1, 0);
+    waiting.assign(count, 0);
+    forEachPair([&](uint32_t from, uint32_t to) {
+      ++successorsBegin[from + 1];
+      ++waiting[to];
+    });
+    for (size_t i = 1; i <= count; ++i)
+      successorsBegin[i] += successorsBegin[i - 1];
+    successors.resize(successorsBegin[count]);
+    fillAt.assign(successorsBegin.begin(), successorsBegin.end() - 1);
+    forEachPair(
+        [&](uint32_t from, uint32_t to) { successors[fillAt[from]++] = to; });
+
+    // The sweep. A buffer freed by one that goes out waits for the sweep if
+    // the sweep has not reached it yet, and goes out at once if it has.
+    for (uint32_t swept = 0; swept < count; ++swept) {
+      if (waiting[swept] != 0)
+        continue;
+      waiting[swept] = kOut;
+      stack.push_back(swept);
+      while (!stack.empty()) {
+        uint32_t item = stack.back();
+        stack.pop_back();
+        result.push_back(order[begin + items[item].rank]);
+        for (uint32_t e = successorsBegin[item]; e < successorsBegin[item + 1];
+             ++e) {
+          uint32_t next = successors[e];
+          if (--waiting[next] == 0 && next < swept) {
+            waiting[next] = kOut;
+            stack.push_back(next);
+          }
+        }
+      }
+    }
+    assert(result.size() == begin + count && "every buffer of the chunk out");
+  }
+  return result;
+}
