@@ -19,19 +19,6 @@
 
 using namespace memplan;
 
-namespace {
-
-/// Decreasing size, ties to the longer lifetime, then as orderBuffers.
-std::vector<uint32_t> orderBySizeThenLifetime(const Problem &problem) {
-  return orderBuffers(problem, [](const Buffer &a, const Buffer &b) {
-    if (a.size != b.size)
-      return a.size > b.size;
-    return lifetimeLength(a) > lifetimeLength(b);
-  });
-}
-
-} // namespace
-
 PlanResult memplan::planBestFit(const Problem &problem) {
   return planBestFitUntil(problem, {});
 }

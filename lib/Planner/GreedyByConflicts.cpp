@@ -80,9 +80,8 @@ std::vector<uint32_t> memplan::orderByConflicts(const Problem &problem) {
   // The product needs up to 160 bits: compared as long double (64 bits of
   // mantissa; exact products only decide ties, which go to the earlier
   // start, then the lower index).
-  // orderBuffers hands its predicate copies of the buffers, whose
-  // addresses say nothing: the products are sorted here, with the same
-  // ties.
+  // The products are sorted here, with the ties of the other orders
+  // (BufferOrder.h).
   struct Entry {
     long double conflict;
     int64_t start;

@@ -14,11 +14,11 @@
 #include "GapWalk.h"
 #include "IntervalStabber.h"
 #include "OffsetOrderedList.h"
+#include "RadixSort.h"
 #include "SlotSet.h"
 #include "TimeAxis.h"
 #include "TimeLocalOrder.h"
 #include "TimeWindowedLists.h"
-#include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -347,8 +347,9 @@ struct OffsetPlacement::Impl {
   /// order of neighbours at equal offsets (the first one moves the cursor
   /// past that offset), so any order by offset gives the same placement.
   /// With thousands of neighbours (dense schedules) a comparison sort was
-  /// most of the planning time; an LSD radix sort on the offset's significant
-  /// bits, 8 to 12 at a time, takes a few linear passes instead.
+  /// most of the planning time; a radix sort on the offset's significant
+  /// bits, in digits as wide as pay for their counting array (8 bits for a
+  /// few hundred neighbours, 12 for thousands), takes a few linear passes.
   void sortByOffset() {
     size_t count = neighbours.size();
     if (count < kRadixThreshold) {
@@ -357,42 +358,10 @@ struct OffsetPlacement::Impl {
           [](const Placed &a, const Placed &b) { return a.offset < b.offset; });
       return;
     }
-    // Only the bits in which some two offsets differ: below and above them
-    // every offset has the same bits (aligned offsets end in 6 to 8 zeros
-    // and more; neighbours that all lie high in a large arena share their
-    // top bits), and a pass over those would move nothing.
-    uint64_t any = 0, all = ~uint64_t(0);
-    for (const Placed &placed : neighbours) {
-      any |= placed.offset;
-      all &= placed.offset;
-    }
-    uint64_t differ = any ^ all;
-    if (differ == 0)
-      return; // every offset is the same
-    unsigned low = llvm::countr_zero(differ);
-    unsigned bits = 64 - llvm::countl_zero(differ) - low;
-    // Digits as wide as pay for their counting array: 8 bits for a few
-    // hundred neighbours, 12 for thousands, spread evenly over the bits.
-    unsigned maxDigit = count < 2048 ? 8 : 12;
-    unsigned passes = (bits + maxDigit - 1) / maxDigit;
-    unsigned digit = (bits + passes - 1) / passes;
-    scratch.resize(count);
-    for (unsigned shift = low; shift < low + bits; shift += digit)
-      radixPass(shift, digit);
-  }
-
-  /// One stable counting-sort pass of `neighbours` on the `digit` bits of
-  /// the offset from `shift` up.
-  void radixPass(unsigned shift, unsigned digit) {
-    uint64_t mask = (uint64_t(1) << digit) - 1;
-    counts.assign(mask + 2, 0);
-    for (const Placed &placed : neighbours)
-      ++counts[((placed.offset >> shift) & mask) + 1];
-    for (size_t b = 1; b < counts.size(); ++b)
-      counts[b] += counts[b - 1];
-    for (const Placed &placed : neighbours)
-      scratch[counts[(placed.offset >> shift) & mask]++] = placed;
-    neighbours.swap(scratch);
+    radixSort(
+        neighbours, scratch, counts,
+        [](const Placed &placed) { return placed.offset; },
+        count < 2048 ? 8 : 12);
   }
 
   /// Below this many neighbours, a comparison sort is as fast.
@@ -421,7 +390,7 @@ struct OffsetPlacement::Impl {
   std::vector<uint64_t> offsets;
   std::vector<Placed> neighbours;
   std::vector<Placed> scratch;  // for sortByOffset
-  std::vector<uint32_t> counts; // for radixPass
+  std::vector<uint32_t> counts; // for sortByOffset
   // With a walk over the placed buffers: the buffers by offset, per window
   // of time, and, to choose per placement, the placed buffers counted by
   // first and last slot.

@@ -4,7 +4,7 @@
 // See the LICENSE file at the root of the repository.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Per chunk: its buffers sorted by first slot (a radix sort, the chunk's
+// Per chunk: its buffers sorted by first slot (RadixSort.h, on the chunk's
 // arrays only, so that the work stays in cache), the edges "meets and comes
 // first in the given order" between them, then a sweep in that sorted order
 // that emits each buffer whose predecessors are all out, and, after each
@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "TimeLocalOrder.h"
+
+#include "RadixSort.h"
 
 #include <algorithm>
 #include <cassert>
@@ -27,32 +29,6 @@ struct Item {
   uint32_t first, last, rank;
 };
 
-/// Sorts `items` by first slot, stably: an LSD radix sort over the bits in
-/// which the slots of the chunk differ, kDigitBits at a time.
-void sortByFirst(std::vector<Item> &items, std::vector<Item> &scratch) {
-  constexpr unsigned kDigitBits = 11;
-  constexpr uint32_t kMask = (uint32_t(1) << kDigitBits) - 1;
-  uint32_t low = UINT32_MAX, high = 0;
-  for (const Item &item : items) {
-    low = std::min(low, item.first);
-    high = std::max(high, item.first);
-  }
-  uint32_t range = high - low;
-  std::vector<uint32_t> counts(kMask + 2);
-  scratch.resize(items.size());
-  for (unsigned shift = 0; shift < 32 && (shift == 0 || range >> shift);
-       shift += kDigitBits) {
-    std::fill(counts.begin(), counts.end(), 0);
-    for (const Item &item : items)
-      ++counts[((item.first - low) >> shift & kMask) + 1];
-    for (size_t digit = 1; digit < counts.size(); ++digit)
-      counts[digit] += counts[digit - 1];
-    for (const Item &item : items)
-      scratch[counts[(item.first - low) >> shift & kMask]++] = item;
-    items.swap(scratch);
-  }
-}
-
 } // namespace
 
 std::vector<uint32_t> memplan::timeLocalOrder(llvm::ArrayRef<uint32_t> order,
@@ -63,6 +39,7 @@ std::vector<uint32_t> memplan::timeLocalOrder(llvm::ArrayRef<uint32_t> order,
   std::vector<uint32_t> result;
   result.reserve(order.size());
   std::vector<Item> items, scratch;
+  std::vector<uint32_t> counts;
   // By position in the chunk's sorted items: where each one's successors
   // begin in `successors`, and how many predecessors are not yet out
   // (kOut once it is out).
@@ -85,7 +62,8 @@ std::vector<uint32_t> memplan::timeLocalOrder(llvm::ArrayRef<uint32_t> order,
       items[i] = {static_cast<uint32_t>(first[id]),
                   static_cast<uint32_t>(last[id]), static_cast<uint32_t>(i)};
     }
-    sortByFirst(items, scratch);
+    radixSort(items, scratch, counts,
+              [](const Item &item) { return uint64_t(item.first); });
 
     // The pairs that meet: for each item, those after it in the sorted
     // order that start before it ends (every pair that meets, and, for
