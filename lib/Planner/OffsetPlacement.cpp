@@ -74,7 +74,8 @@ constexpr size_t kWindowSample = 1 << 16;
 
 /// The order that sweeps along the time axis (Impl::cacheFriendlyOrder):
 /// from how many buffers it pays, and how many placements it aims at per
-/// window and chunk, in chunks of at least and at most the given sizes.
+/// window and chunk, in chunks of at least and at most the given sizes, and
+/// the most pairs that meet per buffer of a chunk (estimated).
 /// Measured on the random workload (docs/benchmarks.md): at 100,000
 /// buffers the lists fit in the cache and it gains nothing; at 300,000 the
 /// placements took 0.33 s in size order and 0.24 s with the sweep, at
@@ -84,6 +85,7 @@ constexpr size_t kTimeLocalMinBuffers = size_t(1) << 17;
 constexpr size_t kTimeLocalPerWindow = 16;
 constexpr size_t kTimeLocalMinChunk = 4096;
 constexpr size_t kTimeLocalMaxChunk = size_t(1) << 16;
+constexpr size_t kTimeLocalMaxPairs = 64;
 
 } // namespace
 
@@ -123,8 +125,9 @@ struct OffsetPlacement::Impl {
         axis.size() >= OffsetOrderedList::kMaxSlots || nonEmpty == 0)
       return;
     uint32_t slots = static_cast<uint32_t>(axis.size());
-    auto [windows, walked] = chooseWindows(slots, nonEmpty);
+    auto [windows, walked, met] = chooseWindows(slots, nonEmpty);
     bool dense = (occupied / slots + 1) * kScanAdvantage >= walked;
+    entriesMet = met;
     if (search == NeighbourSearch::Auto && !dense)
       return;
     if (search == NeighbourSearch::WindowedScan ||
@@ -141,15 +144,21 @@ struct OffsetPlacement::Impl {
   }
 
   /// The windows of least cost per placement (the entries its walks pass
-  /// over, plus kListCost per window met), and that cost:
-  /// one list, or windows of a power of two of slots, estimated on up to
-  /// kWindowSample buffers spread over the problem. Windows are taken only
-  /// where they at least halve the work (one list keeps the choice between
-  /// walking and collecting per placement), and each holds kMinWindowEntries
-  /// buffers or more on average (a list costs a block).
-  std::pair<TimeWindows, uint64_t> chooseWindows(uint32_t slots,
-                                                 uint64_t nonEmpty) const {
+  /// over, plus kListCost per window met), that cost, and the entries of
+  /// the windows a placement meets once all are placed: one list, or windows of
+  /// a power of two of slots, estimated on up to kWindowSample buffers spread
+  /// over the problem. Windows are taken only where they at least halve the
+  /// work (one list keeps the choice between walking and collecting per
+  /// placement), and each holds kMinWindowEntries buffers or more on average (a
+  /// list costs a block).
+  struct WindowChoice {
+    TimeWindows windows;
+    uint64_t work;
+    double entriesMet;
+  };
+  WindowChoice chooseWindows(uint32_t slots, uint64_t nonEmpty) const {
     size_t stride = std::max<size_t>(1, problem.buffers.size() / kWindowSample);
+    double entries = 0; // of the last windows weighed
     auto work = [&](const TimeWindows &windows, uint64_t &population) {
       uint64_t met = 0, sampled = 0;
       for (size_t id = 0; id < problem.buffers.size(); id += stride)
@@ -164,6 +173,7 @@ struct OffsetPlacement::Impl {
       double perPlacement = double(met) / sampled;
       population =
           uint64_t(perPlacement * nonEmpty / windows.windowCount() + 0.5);
+      entries = perPlacement * population;
       return uint64_t(perPlacement *
                       (population / 2.0 +
                        (windows.windowCount() > 1 ? double(kListCost) : 0.0)));
@@ -171,6 +181,7 @@ struct OffsetPlacement::Impl {
     TimeWindows best(slots, slots);
     uint64_t population = 0;
     uint64_t single = work(best, population), bestWork = single;
+    double bestEntries = entries;
     for (uint64_t step = kMinWindowSlots; step * 2 <= slots; step *= 2) {
       TimeWindows windows(slots, static_cast<uint32_t>(step));
       uint64_t candidate = work(windows, population);
@@ -178,9 +189,10 @@ struct OffsetPlacement::Impl {
           candidate < bestWork) {
         best = windows;
         bestWork = candidate;
+        bestEntries = entries;
       }
     }
-    return {best, bestWork};
+    return {best, bestWork, bestEntries};
   }
 
   /// The structures that collect a placement's neighbours: a segment tree
@@ -253,15 +265,26 @@ struct OffsetPlacement::Impl {
     if (!byOffset || byOffset->windowCount() == 1 ||
         nonEmptyCount < kTimeLocalMinBuffers || staysInTime(order))
       return order;
+    // The pairs of a chunk that meet, per buffer, are at most about the
+    // entries its windows hold times chunk / n: chunks are kept to
+    // kTimeLocalMaxPairs of those. (On the random million: 1,953 windows,
+    // chunks of 31,248, about 800 entries met per placement, 8 pairs that
+    // meet per buffer of a chunk.)
     size_t chunk = std::clamp(byOffset->windowCount() * kTimeLocalPerWindow,
                               kTimeLocalMinChunk, kTimeLocalMaxChunk);
+    if (entriesMet > 0)
+      chunk = std::min<size_t>(chunk, size_t(double(kTimeLocalMaxPairs) *
+                                             nonEmptyCount / entriesMet));
+    if (chunk < kTimeLocalMinChunk)
+      return order; // too dense for the sweep to pay
     return timeLocalOrder(order, first, last, chunk);
   }
 
   /// Whether most of the placements of `order` start in the window of the
   /// one before or next to it, as greedy by breadth's do (a position's
   /// buffers go together): a sweep would read the lists more often, not
-  /// less (on the random million, 1.35 s against 1.0 s).
+  /// less (on the random million, greedy by breadth took 1.35 s with the
+  /// sweep, 1.06-1.24 s without).
   /// Looked at on up to kWindowSample pairs spread over the order.
   bool staysInTime(const std::vector<uint32_t> &order) const {
     size_t stride = std::max<size_t>(1, order.size() / kWindowSample);
@@ -396,6 +419,7 @@ struct OffsetPlacement::Impl {
   // first and last slot.
   std::optional<TimeWindowedLists> byOffset;
   size_t placedCount = 0, nonEmptyCount = 0;
+  double entriesMet = 0;  // per placement, all placed (chooseWindows)
   bool vectorWalk = true; // false: the portable walk even where it has one
   std::optional<SlotCounts> placedByFirst, placedByLast;
 };

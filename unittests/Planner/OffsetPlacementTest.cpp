@@ -358,6 +358,14 @@ TEST(OffsetPlacement, PlaceInOrderSweepsLargeProblemsWithTheSamePlan) {
     return problem.buffers[a].start < problem.buffers[b].start;
   });
   EXPECT_EQ(placement.cacheFriendlyOrder(byStart), byStart);
+  // 140,000 one-position lifetimes over 200 positions: windows of time,
+  // but thousands of buffers in each, so that a chunk of the sweep would
+  // hold more pairs that meet than the sweep saves (OffsetPlacement.cpp,
+  // kTimeLocalMaxPairs): the order is kept.
+  Problem crowded = randomProblem(rng, {140000, 200, 1, 1 << 20, false});
+  std::vector<uint32_t> crowdedBySize = ordersFor(crowded, rng)[0];
+  EXPECT_EQ(OffsetPlacement(crowded).cacheFriendlyOrder(crowdedBySize),
+            crowdedBySize);
   for (OffsetPlacement::Fit fit :
        {OffsetPlacement::Fit::Best, OffsetPlacement::Fit::First}) {
     PlanResult placed = placeInOrder(problem, bySize, {}, fit);
