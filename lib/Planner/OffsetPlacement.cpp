@@ -277,7 +277,8 @@ struct OffsetPlacement::Impl {
                                              nonEmptyCount / entriesMet));
     if (chunk < kTimeLocalMinChunk)
       return order; // too dense for the sweep to pay
-    return timeLocalOrder(order, first, last, chunk);
+    // A chunk denser than estimated keeps its order (a hard limit).
+    return timeLocalOrder(order, first, last, chunk, 4 * kTimeLocalMaxPairs);
   }
 
   /// Whether most of the placements of `order` start in the window of the

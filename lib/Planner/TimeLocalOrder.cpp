@@ -34,7 +34,8 @@ struct Item {
 std::vector<uint32_t> memplan::timeLocalOrder(llvm::ArrayRef<uint32_t> order,
                                               llvm::ArrayRef<size_t> first,
                                               llvm::ArrayRef<size_t> last,
-                                              size_t chunk) {
+                                              size_t chunk,
+                                              size_t maxPairsPerBuffer) {
   assert(chunk > 0 && "a chunk holds at least one buffer");
   std::vector<uint32_t> result;
   result.reserve(order.size());
@@ -68,29 +69,42 @@ std::vector<uint32_t> memplan::timeLocalOrder(llvm::ArrayRef<uint32_t> order,
     // The pairs that meet: for each item, those after it in the sorted
     // order that start before it ends (every pair that meets, and, for
     // empty lifetimes, perhaps a few more, which only hold a buffer back).
-    // Counted first, then stored, so that no list of pairs is kept.
+    // Counted first, then stored, so that no list of pairs is kept; a
+    // chunk with more than its share keeps the given order, which is
+    // always a valid one, and no more pairs are counted.
     auto forEachPair = [&](auto &&edge) {
       for (uint32_t a = 0; a < count; ++a)
         for (uint32_t b = a + 1; b < count && items[b].first < items[a].last;
              ++b) {
-          if (items[a].rank < items[b].rank)
-            edge(a, b);
-          else
-            edge(b, a);
+          if (items[a].rank < items[b].rank) {
+            if (!edge(a, b))
+              return false;
+          } else if (!edge(b, a)) {
+            return false;
+          }
         }
+      return true;
     };
     successorsBegin.assign(count + 1, 0);
     waiting.assign(count, 0);
-    forEachPair([&](uint32_t from, uint32_t to) {
-      ++successorsBegin[from + 1];
-      ++waiting[to];
-    });
+    uint64_t pairs = 0, allowed = uint64_t(maxPairsPerBuffer) * count;
+    if (!forEachPair([&](uint32_t from, uint32_t to) {
+          ++successorsBegin[from + 1];
+          ++waiting[to];
+          return ++pairs <= allowed;
+        })) {
+      result.insert(result.end(), order.begin() + begin,
+                    order.begin() + begin + count);
+      continue;
+    }
     for (size_t i = 1; i <= count; ++i)
       successorsBegin[i] += successorsBegin[i - 1];
     successors.resize(successorsBegin[count]);
     fillAt.assign(successorsBegin.begin(), successorsBegin.end() - 1);
-    forEachPair(
-        [&](uint32_t from, uint32_t to) { successors[fillAt[from]++] = to; });
+    forEachPair([&](uint32_t from, uint32_t to) {
+      successors[fillAt[from]++] = to;
+      return true;
+    });
 
     // The sweep. A buffer freed by one that goes out waits for the sweep if
     // the sweep has not reached it yet, and goes out at once if it has.

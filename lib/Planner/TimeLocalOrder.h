@@ -38,12 +38,14 @@ namespace memplan {
 /// of each run of `chunk` consecutive ones go in order of their first slot,
 /// except that a buffer waits for every buffer of its chunk that comes
 /// before it in `order` and whose slots [first, last) meet its own. Every
-/// two buffers that meet keep their relative order; chunks keep theirs.
-/// O(n + meeting pairs within the chunks) time, O(chunk + those pairs)
-/// space besides the result.
+/// two buffers that meet keep their relative order; chunks keep theirs. A
+/// chunk where more than `maxPairsPerBuffer` times its size pairs meet
+/// keeps its order. O(n + pairs counted) time, O(chunk * (1 +
+/// maxPairsPerBuffer)) space besides the result. Slots below 2^32.
 std::vector<uint32_t> timeLocalOrder(llvm::ArrayRef<uint32_t> order,
                                      llvm::ArrayRef<size_t> first,
-                                     llvm::ArrayRef<size_t> last, size_t chunk);
+                                     llvm::ArrayRef<size_t> last, size_t chunk,
+                                     size_t maxPairsPerBuffer);
 
 } // namespace memplan
 

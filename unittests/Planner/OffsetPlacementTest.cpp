@@ -310,7 +310,7 @@ std::vector<uint32_t> timeLocal(const Problem &problem,
     first.push_back(placement.firstSlot(id));
     last.push_back(placement.lastSlot(id));
   }
-  return timeLocalOrder(order, first, last, chunk);
+  return timeLocalOrder(order, first, last, chunk, SIZE_MAX);
 }
 
 TEST(OffsetPlacement, TimeLocalOrdersPlaceEveryBufferWhereTheGivenOneDoes) {

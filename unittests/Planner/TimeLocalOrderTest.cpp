@@ -85,7 +85,8 @@ TEST(TimeLocalOrder, KeepsEveryTwoBuffersThatMeetInTheirOrder) {
     for (size_t chunk :
          {size_t(1), size_t(2), size_t(7), count / 3 + 1, count, count + 5}) {
       std::vector<uint32_t> result =
-          timeLocalOrder(order, lifetimes.first, lifetimes.last, chunk);
+          timeLocalOrder(order, lifetimes.first, lifetimes.last, chunk,
+                         instance % 3 == 0 ? 2 : SIZE_MAX);
       expectKeepsTheContract(order, lifetimes, chunk, result,
                              "instance " + std::to_string(instance) +
                                  ", chunk " + std::to_string(chunk));
@@ -118,7 +119,7 @@ TEST(TimeLocalOrder, ChunksWhereNothingMeetsGoByFirstSlot) {
                        [&](uint32_t a, uint32_t b) {
                          return lifetimes.first[a] < lifetimes.first[b];
                        });
-    EXPECT_EQ(timeLocalOrder(order, lifetimes.first, lifetimes.last, chunk),
+    EXPECT_EQ(timeLocalOrder(order, lifetimes.first, lifetimes.last, chunk, 0),
               expected)
         << "instance " << instance;
   }
@@ -131,7 +132,24 @@ TEST(TimeLocalOrder, ABufferWaitsForTheOnesBeforeItThatItMeets) {
   std::vector<size_t> first = {5, 3, 0}, last = {9, 6, 2};
   std::vector<uint32_t> order = {0, 1, 2};
   std::vector<uint32_t> expected = {2, 0, 1};
-  EXPECT_EQ(timeLocalOrder(order, first, last, 3), expected);
+  EXPECT_EQ(timeLocalOrder(order, first, last, 3, SIZE_MAX), expected);
+}
+
+TEST(TimeLocalOrder, ChunksWithTooManyPairsKeepTheirOrder) {
+  // Chunks of 4 where every buffer meets every other (6 pairs, 1.5 per
+  // buffer) beside chunks where none meets: with a limit of 1 pair per
+  // buffer the first keep the given order, the others are swept; with 2,
+  // all are swept (which, where all meet, is the given order too).
+  std::vector<size_t> first = {9, 8, 7, 6, 30, 25, 22, 0};
+  std::vector<size_t> last = {20, 20, 20, 20, 31, 26, 23, 1};
+  std::vector<uint32_t> order = {0, 1, 2, 3, 4, 5, 6, 7};
+  std::vector<uint32_t> expected = {0, 1, 2, 3, 7, 6, 5, 4};
+  EXPECT_EQ(timeLocalOrder(order, first, last, 4, 1), expected);
+  EXPECT_EQ(timeLocalOrder(order, first, last, 4, 2), expected);
+  // A chunk of 8: 6 pairs for 8 buffers, under one per buffer.
+  std::vector<uint32_t> swept = {7, 0, 1, 2, 3, 6, 5, 4};
+  EXPECT_EQ(timeLocalOrder(order, first, last, 8, 1), swept);
+  EXPECT_EQ(timeLocalOrder(order, first, last, 8, 0), order);
 }
 
 } // namespace
