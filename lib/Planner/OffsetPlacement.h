@@ -19,7 +19,9 @@
 // and sorting; each placement takes the cheaper way, with the same result.
 // Where every lifetime is short beside the schedule, the walk keeps a list
 // per window of time (TimeWindowedLists) and a placement walks the windows
-// it meets.
+// it meets; where those lists outgrow the cache, cacheFriendlyOrder turns
+// an order that jumps about in time into one that sweeps along it, with
+// the same offsets (TimeLocalOrder.h).
 //
 //===----------------------------------------------------------------------===//
 
