@@ -107,19 +107,5 @@ memplan::planGreedyByBreadthUntil(const Problem &problem,
   if (pastDeadline(expired))
     return {{}, kOutOfTime};
 
-  // In that order, or one that gives the same offsets (placeInOrder).
-  order = placement.cacheFriendlyOrder(std::move(order));
-  for (size_t i = 0; i < order.size(); ++i) {
-    if (expired && i && i % kPlacementsPerClockRead == 0 && expired())
-      return {{}, kOutOfTime};
-    if (i + 2 < order.size())
-      placement.prefetchBuffer(order[i + 2]);
-    if (i + 1 < order.size())
-      placement.prefetch(order[i + 1]);
-    if (!placement.place(order[i]))
-      return arenaOverflow();
-  }
-  PlanResult result;
-  result.solution = placement.takeSolution();
-  return keepNoWorseThanNaive(problem, std::move(result));
+  return placeInOrderWith(placement, problem, std::move(order), expired);
 }

@@ -470,17 +470,25 @@ PlanResult memplan::placeInOrder(const Problem &problem,
                                  const std::function<bool()> &expired,
                                  OffsetPlacement::Fit fit) {
   OffsetPlacement placement(problem);
+  return placeInOrderWith(placement, problem, order, expired, fit);
+}
+
+PlanResult memplan::placeInOrderWith(OffsetPlacement &placement,
+                                     const Problem &problem,
+                                     std::vector<uint32_t> order,
+                                     const std::function<bool()> &expired,
+                                     OffsetPlacement::Fit fit) {
   // Same offsets, and the same overflow if any: a placement depends only on
   // the buffers placed before it that meet it, in either order.
-  std::vector<uint32_t> placing = placement.cacheFriendlyOrder(order);
-  for (size_t i = 0; i < placing.size(); ++i) {
+  order = placement.cacheFriendlyOrder(std::move(order));
+  for (size_t i = 0; i < order.size(); ++i) {
     if (expired && i && i % kPlacementsPerClockRead == 0 && expired())
       return {{}, kOutOfTime};
-    if (i + 2 < placing.size())
-      placement.prefetchBuffer(placing[i + 2]);
-    if (i + 1 < placing.size())
-      placement.prefetch(placing[i + 1]);
-    if (!placement.place(placing[i], fit))
+    if (i + 2 < order.size())
+      placement.prefetchBuffer(order[i + 2]);
+    if (i + 1 < order.size())
+      placement.prefetch(order[i + 1]);
+    if (!placement.place(order[i], fit))
       return arenaOverflow();
   }
   PlanResult result;

@@ -118,6 +118,14 @@ PlanResult placeInOrder(const Problem &problem,
                         const std::function<bool()> &expired = {},
                         OffsetPlacement::Fit fit = OffsetPlacement::Fit::Best);
 
+/// placeInOrder with `placement` (of `problem`, nothing placed yet), for a
+/// caller that read its slots to make the order (greedy by breadth).
+PlanResult
+placeInOrderWith(OffsetPlacement &placement, const Problem &problem,
+                 std::vector<uint32_t> order,
+                 const std::function<bool()> &expired = {},
+                 OffsetPlacement::Fit fit = OffsetPlacement::Fit::Best);
+
 /// The body of every greedy placement into gaps: checkProblem's error if
 /// `problem` fails it, otherwise placeInOrder with the order `orderOf` gives
 /// (asked only for a problem that passes, which the orders assume).
