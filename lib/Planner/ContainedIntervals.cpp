@@ -11,6 +11,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
+#include <utility>
 
 using namespace memplan;
 
@@ -19,16 +20,50 @@ namespace {
 size_t middle(size_t lo, size_t hi) { return lo + (hi - lo) / 2; }
 } // namespace
 
-ContainedIntervals::ContainedIntervals(std::vector<Interval> intervals) {
+ContainedIntervals::ContainedIntervals(std::vector<Interval> intervals,
+                                       uint32_t scanLimit)
+    : scanLimit(scanLimit) {
+  listBySlot(intervals);
   nodes.reserve(intervals.size());
   for (const Interval &interval : intervals)
     nodes.push_back({interval.first, interval.last, interval.rank,
                      interval.rank, interval.first, interval.first,
                      interval.last, interval.last});
+  intervals = {}; // not needed by the build
   build(0, nodes.size(), /*byFirst=*/true);
   indexOfRank.assign(nodes.size(), 0);
   for (size_t i = 0; i < nodes.size(); ++i)
     indexOfRank[nodes[i].rank] = static_cast<uint32_t>(i);
+}
+
+/// The slots' lists: a counting sort by last slot, then a stable one by
+/// first slot (each over the slots the intervals use). Its scratch arrays
+/// are gone before the tree is built.
+void ContainedIntervals::listBySlot(const std::vector<Interval> &intervals) {
+  uint32_t slots = 0;
+  for (const Interval &interval : intervals)
+    slots = std::max(slots, interval.last);
+  std::vector<uint32_t> byLast(intervals.size()), next(slots + 1, 0);
+  for (const Interval &interval : intervals)
+    ++next[interval.last];
+  for (uint32_t s = 0, sum = 0; s <= slots; ++s)
+    sum += std::exchange(next[s], sum);
+  for (uint32_t i = 0; i < intervals.size(); ++i)
+    byLast[next[intervals[i].last]++] = i;
+  startOf.assign(slots + 1, 0);
+  for (const Interval &interval : intervals)
+    ++startOf[interval.first + 1];
+  for (uint32_t s = 0; s < slots; ++s)
+    startOf[s + 1] += startOf[s];
+  listed.resize(intervals.size());
+  listedAt.resize(intervals.size());
+  next.assign(startOf.begin(), startOf.end());
+  for (uint32_t i : byLast) {
+    const Interval &interval = intervals[i];
+    uint32_t at = next[interval.first]++;
+    listed[at] = {interval.last, interval.rank};
+    listedAt[interval.rank] = at;
+  }
 }
 
 /// Puts the median of [lo, hi) (by first or by last, alternating with the
@@ -59,6 +94,13 @@ void ContainedIntervals::build(size_t lo, size_t hi, bool byFirst) {
 }
 
 uint32_t ContainedIntervals::bestWithin(uint32_t a, uint32_t b) const {
+  // No interval starts at a slot past the last one any ends at.
+  uint32_t slots = static_cast<uint32_t>(startOf.size()) - 1;
+  uint32_t from = std::min(a, slots), to = std::min(b, slots);
+  if (from >= to)
+    return kNone;
+  if (uint64_t(to - from) + (startOf[to] - startOf[from]) <= scanLimit)
+    return scan(from, b);
   uint32_t best = kNone;
   search(0, nodes.size(), a, b, best);
   return best;
@@ -91,7 +133,22 @@ void ContainedIntervals::search(size_t lo, size_t hi, uint32_t a, uint32_t b,
   }
 }
 
+/// The lowest rank among the intervals not forgotten that start in [a, b)
+/// and end by b.
+uint32_t ContainedIntervals::scan(uint32_t a, uint32_t b) const {
+  uint32_t best = kNone;
+  uint32_t slots = static_cast<uint32_t>(startOf.size()) - 1;
+  for (uint32_t slot = a, end = std::min(b, slots); slot < end; ++slot)
+    for (uint32_t at = startOf[slot]; at < startOf[slot + 1]; ++at) {
+      if (listed[at].last > b)
+        break; // the rest of this slot's end later
+      best = std::min(best, listed[at].rank);
+    }
+  return best;
+}
+
 void ContainedIntervals::forget(uint32_t rank) {
+  listed[listedAt[rank]].rank = kNone;
   size_t target = indexOfRank[rank];
   llvm::SmallVector<std::pair<size_t, size_t>, 32> path;
   for (size_t lo = 0, hi = nodes.size();;) {

@@ -9,8 +9,8 @@
 // per time slot, the lowest valley found by scanning the slots, the buffer
 // by scanning the priority order. Offsets must be identical on random
 // problems with ties, alignments and empty buffers; plans on trace-shaped
-// problems must pass the validator; ContainedIntervals (its k-d tree)
-// against a brute-force scan.
+// problems must pass the validator; ContainedIntervals (its k-d tree and
+// its lists by first slot) against a brute-force scan.
 //
 //===----------------------------------------------------------------------===//
 
@@ -137,37 +137,64 @@ TEST(Skyline, MatchesTheReferenceOnTraceShapedProblems) {
 }
 
 // Against a scan of every interval, over random sets with queries and
-// removals interleaved.
+// removals interleaved; the tree alone (scan limit 0), the slots' lists
+// alone (no limit) and both as the skyline uses them (the default limit,
+// where narrow ranges and wide ones both arise).
 TEST(ContainedIntervals, AgreesWithAScan) {
   std::mt19937_64 rng(99);
-  for (int round = 0; round < 200; ++round) {
-    uint32_t slots = 1 + rng() % 64, count = rng() % 300;
+  size_t scanned = 0, searched = 0;
+  for (int round = 0; round < 300; ++round) {
+    bool wide = round % 3 == 2;
+    uint32_t slots = 1 + rng() % (wide ? 3000 : 64);
+    uint32_t count = rng() % (wide ? 4000 : 300);
     std::vector<ContainedIntervals::Interval> intervals;
     for (uint32_t rank = 0; rank < count; ++rank) {
       uint32_t first = rng() % slots;
-      uint32_t last = first + 1 + rng() % (slots - first);
+      uint32_t span = slots - first;
+      if (wide && rng() % 2)
+        span = std::min<uint32_t>(span, 8); // many short ones, as in traces
+      uint32_t last = first + 1 + rng() % span;
       intervals.push_back({first, last, rank});
     }
     std::shuffle(intervals.begin(), intervals.end(), rng);
-    ContainedIntervals set(intervals);
+    const uint32_t limits[] = {0, ContainedIntervals::kDefaultScanLimit,
+                               UINT32_MAX};
+    std::vector<ContainedIntervals> sets;
+    for (uint32_t limit : limits)
+      sets.emplace_back(intervals, limit);
     std::vector<bool> forgotten(count, false);
     for (int step = 0; step < 400; ++step) {
       if (count && rng() % 3 == 0) {
         uint32_t rank = rng() % count;
         if (!forgotten[rank]) {
           forgotten[rank] = true;
-          set.forget(rank);
+          for (ContainedIntervals &set : sets)
+            set.forget(rank);
         }
       }
-      uint32_t a = rng() % (slots + 1), b = a + rng() % (slots + 1 - a);
+      // Ranges past the last slot too, and narrow ones more often.
+      uint32_t a = rng() % (slots + 2);
+      uint32_t b = a + rng() % (rng() % 2 ? 12 : slots + 2 - a + 1);
       uint32_t expected = ContainedIntervals::kNone;
-      for (const ContainedIntervals::Interval &interval : intervals)
+      size_t starting = 0;
+      for (const ContainedIntervals::Interval &interval : intervals) {
+        starting += interval.first >= a && interval.first < b;
         if (!forgotten[interval.rank] && interval.first >= a &&
             interval.last <= b)
           expected = std::min(expected, interval.rank);
-      ASSERT_EQ(set.bestWithin(a, b), expected)
-          << "round " << round << ", step " << step << ", [" << a << ", " << b
-          << ")";
+      }
+      (uint64_t(std::min(b, slots)) - std::min(a, std::min(b, slots)) +
+                   starting <=
+               ContainedIntervals::kDefaultScanLimit
+           ? scanned
+           : searched)++;
+      for (size_t k = 0; k < sets.size(); ++k)
+        ASSERT_EQ(sets[k].bestWithin(a, b), expected)
+            << "round " << round << ", step " << step << ", [" << a << ", " << b
+            << "), scan limit " << limits[k];
     }
   }
+  // The default limit sent both kinds of range to each path.
+  EXPECT_GT(scanned, 10000u);
+  EXPECT_GT(searched, 10000u);
 }
