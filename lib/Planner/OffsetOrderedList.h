@@ -254,19 +254,33 @@ private:
   }
 
   /// How many of a block's entries lie below `offset` (or at it, with
-  /// `orEqual`): a binary search over the entries in offset order.
+  /// `orEqual`): the lanes' first entries (row 0) say which lane the answer
+  /// lies in, and a binary search down that lane's rows finds it. (A search
+  /// over entry numbers would divide by the rows at every step to find each
+  /// entry's slot; inserts spent a tenth of their time there.)
   static uint32_t entriesBelow(const Block &block, uint64_t offset,
                                bool orEqual) {
-    uint32_t low = 0, high = block.count;
+    auto below = [&](uint32_t slot) {
+      uint64_t at = block.offset[slot];
+      return at < offset || (orEqual && at == offset);
+    };
+    const uint32_t rows = block.rows;
+    // The lanes in use whose first entry is below: all before some lane.
+    uint32_t lane = 0;
+    while (lane < Block::kLanes && lane * rows < block.count && below(lane))
+      ++lane;
+    if (lane == 0)
+      return 0;
+    --lane; // the last lane that starts below; the answer lies in it
+    uint32_t low = 1, high = std::min(rows, block.count - lane * rows);
     while (low < high) {
       uint32_t middle = (low + high) / 2;
-      uint64_t at = block.offset[slotOf(middle, block.rows)];
-      if (at < offset || (orEqual && at == offset))
+      if (below(middle * Block::kLanes + lane))
         low = middle + 1;
       else
         high = middle;
     }
-    return low;
+    return lane * rows + low;
   }
 
   static void setEntry(Block &block, uint32_t slot, uint64_t offset,

@@ -22,17 +22,21 @@
 //===----------------------------------------------------------------------===//
 
 #include "OffsetPlacement.h"
+#include "BufferOrder.h"
 #include "TimeLocalOrder.h"
 
 #include "ProblemGenerators.h"
 #include "memplan/Planner/GreedyAlgorithms.h"
 #include "memplan/Planner/Problem.h"
+#include "memplan/Planner/Validator.h"
 
 #include <gtest/gtest.h>
 
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -375,6 +379,54 @@ TEST(OffsetPlacement, PlaceInOrderSweepsLargeProblemsWithTheSamePlan) {
     ASSERT_TRUE(expected.has_value());
     EXPECT_EQ(placed.solution.offsets, *expected);
   }
+
+  // MEMPLAN_SWEEP_PROBLEMS=N (a long run; docs/reliability.md): N more
+  // random problems of 131,072-401,071 buffers, lifetimes short or long
+  // beside their schedules, sizes from 0 or 1 byte to 64 B-32 MiB, some
+  // with mixed alignments; for the size order, a random order and the
+  // order by lifetime, best fit and first fit, placeInOrder's offsets must
+  // be those of placing the order itself, and pass the validator.
+  uint64_t extra = 0;
+  if (const char *text = std::getenv("MEMPLAN_SWEEP_PROBLEMS"))
+    extra = std::strtoull(text, nullptr, 10);
+  size_t swept = 0;
+  for (uint64_t k = 0; k < extra; ++k) {
+    std::mt19937_64 draw(2026120205 + k);
+    RandomProblemShape shape{};
+    shape.count = 131072 + draw() % 270000;
+    shape.positions = int64_t(shape.count / (2 + draw() % 10));
+    shape.maxLength = int64_t(8 + draw() % (k % 3 == 0   ? 64
+                                            : k % 3 == 1 ? 256
+                                                         : 1024));
+    shape.minSize = draw() % 2 ? 0 : 1;
+    shape.maxSize = uint64_t(1) << (6 + draw() % 20);
+    shape.someAligned = draw() % 2;
+    shape.alignedEvery = 1 + draw() % 4;
+    shape.maxAlignmentShift = int(draw() % 13);
+    Problem large = generateRandomProblem(draw, shape);
+    std::vector<std::vector<uint32_t>> orders = ordersFor(large, draw);
+    orders.push_back(orderByLifetimeThenSize(large));
+    for (const std::vector<uint32_t> &order : orders) {
+      swept += OffsetPlacement(large).cacheFriendlyOrder(order) != order;
+      for (OffsetPlacement::Fit fit :
+           {OffsetPlacement::Fit::Best, OffsetPlacement::Fit::First}) {
+        PlanResult placed = placeInOrder(large, order, {}, fit);
+        std::optional<std::vector<uint64_t>> expected =
+            structurePlacement(large, order, fit);
+        ASSERT_EQ(placed.ok(), expected.has_value()) << "problem " << k;
+        if (!expected)
+          continue;
+        ASSERT_EQ(placed.solution.offsets, *expected) << "problem " << k;
+        ASSERT_FALSE(validateSolution(large, placed.solution).has_value())
+            << "problem " << k;
+      }
+    }
+  }
+  if (extra)
+    std::printf("MEMPLAN_SWEEP_PROBLEMS: %llu problems, %zu of %llu orders "
+                "swept\n",
+                static_cast<unsigned long long>(extra), swept,
+                static_cast<unsigned long long>(3 * extra));
 }
 
 TEST(OffsetPlacement, MatchesTheReferenceOnAdversarialProblems) {
