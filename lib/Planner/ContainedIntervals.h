@@ -92,7 +92,7 @@ private:
 
   uint32_t scanLimit;
   /// The intervals starting at slot s are listed[startOf[s]..startOf[s+1]),
-  /// by last slot (ties by rank); slots past the last first slot have none.
+  /// by last slot; startOf covers the slots up to the last any ends at.
   std::vector<uint32_t> startOf;
   std::vector<Listed> listed;
   std::vector<uint32_t> listedAt; ///< rank -> index into `listed`

@@ -255,9 +255,9 @@ private:
 
   /// How many of a block's entries lie below `offset` (or at it, with
   /// `orEqual`): the lanes' first entries (row 0) say which lane the answer
-  /// lies in, and a binary search down that lane's rows finds it. (A search
-  /// over entry numbers would divide by the rows at every step to find each
-  /// entry's slot; inserts spent a tenth of their time there.)
+  /// lies in, and a binary search down that lane's rows finds it. (A binary
+  /// search over entry numbers divides by the rows at every step to find
+  /// the entry's slot.)
   static uint32_t entriesBelow(const Block &block, uint64_t offset,
                                bool orEqual) {
     auto below = [&](uint32_t slot) {
