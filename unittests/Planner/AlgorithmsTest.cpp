@@ -195,15 +195,19 @@ std::vector<uint32_t> greedyByBreadthOrderAsDescribed(const Problem &problem) {
 TEST(Algorithms, GreedyByBreadthPlacesInTheOrderItsDescriptionGives) {
   std::mt19937_64 rng(2026112803);
   for (int round = 0; round < 300; ++round) {
-    // Few positions and sizes: many equal breadths and equal sizes.
+    // Few positions and sizes: many equal breadths and equal sizes. Every
+    // tenth round three buffers at most, of up to 2^62 bytes: sizes that
+    // add up past 2^63, where the breadths are summed in long double.
     int64_t span = 2 + rng() % 40;
     uint64_t sizes = round % 2 ? 4 : 1000;
+    bool huge = round % 10 == 0;
     Problem problem;
-    for (size_t i = 0, n = rng() % 60; i < n; ++i) {
+    for (size_t i = 0, n = huge ? 1 + rng() % 3 : rng() % 60; i < n; ++i) {
       Buffer buffer;
       buffer.start = static_cast<int64_t>(rng() % span) - 5;
       buffer.end = buffer.start + 1 + static_cast<int64_t>(rng() % span);
-      buffer.size = rng() % sizes * 8;
+      buffer.size =
+          huge ? (uint64_t(1) << 62) - rng() % 3 * 8 : rng() % sizes * 8;
       buffer.alignment = uint64_t(1) << (rng() % 5);
       problem.buffers.push_back(buffer);
     }
