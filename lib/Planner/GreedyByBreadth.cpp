@@ -35,6 +35,19 @@ using namespace memplan;
 
 namespace {
 
+/// The bytes live at each slot (and a last entry, 0), summed in `Sum`.
+template <typename Sum>
+std::vector<Sum> breadthOfSlots(const std::vector<Buffer> &buffers,
+                                const OffsetPlacement &placement) {
+  std::vector<Sum> breadth(placement.slotCount() + 1, 0);
+  for (uint32_t id = 0; id < buffers.size(); ++id) {
+    breadth[placement.firstSlot(id)] += Sum(buffers[id].size);
+    breadth[placement.lastSlot(id)] -= Sum(buffers[id].size);
+  }
+  std::partial_sum(breadth.begin(), breadth.end(), breadth.begin());
+  return breadth;
+}
+
 /// The slots by decreasing breadth, ties to the earlier slot. Where the
 /// sizes add up to less than 2^63, every breadth and every partial sum is
 /// exact in 64 bits, and a radix sort orders them (a comparison sort of the
@@ -44,31 +57,21 @@ namespace {
 std::vector<size_t> slotsByBreadth(const Problem &problem,
                                    const OffsetPlacement &placement) {
   const std::vector<Buffer> &buffers = problem.buffers;
-  size_t slots = placement.slotCount();
-  std::vector<size_t> slotOrder(slots);
+  std::vector<size_t> slotOrder(placement.slotCount());
   std::iota(slotOrder.begin(), slotOrder.end(), 0);
   uint64_t total = 0; // saturates
   for (const Buffer &buffer : buffers)
     total = llvm::SaturatingAdd(total, buffer.size);
   if (total < (uint64_t(1) << 63)) {
-    std::vector<int64_t> breadth(slots + 1, 0);
-    for (uint32_t id = 0; id < buffers.size(); ++id) {
-      breadth[placement.firstSlot(id)] += int64_t(buffers[id].size);
-      breadth[placement.lastSlot(id)] -= int64_t(buffers[id].size);
-    }
-    std::partial_sum(breadth.begin(), breadth.end(), breadth.begin());
+    std::vector<int64_t> breadth = breadthOfSlots<int64_t>(buffers, placement);
     // Rising by ~breadth is falling by breadth; the sort is stable.
     radixSort(slotOrder, [&](size_t slot) {
       return ~static_cast<uint64_t>(breadth[slot]);
     });
     return slotOrder;
   }
-  std::vector<long double> breadth(slots + 1, 0);
-  for (uint32_t id = 0; id < buffers.size(); ++id) {
-    breadth[placement.firstSlot(id)] += buffers[id].size;
-    breadth[placement.lastSlot(id)] -= buffers[id].size;
-  }
-  std::partial_sum(breadth.begin(), breadth.end(), breadth.begin());
+  std::vector<long double> breadth =
+      breadthOfSlots<long double>(buffers, placement);
   std::stable_sort(slotOrder.begin(), slotOrder.end(),
                    [&](size_t a, size_t b) { return breadth[a] > breadth[b]; });
   return slotOrder;

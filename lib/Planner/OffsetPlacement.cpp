@@ -158,41 +158,45 @@ struct OffsetPlacement::Impl {
   };
   WindowChoice chooseWindows(uint32_t slots, uint64_t nonEmpty) const {
     size_t stride = std::max<size_t>(1, problem.buffers.size() / kWindowSample);
-    double entries = 0; // of the last windows weighed
-    auto work = [&](const TimeWindows &windows, uint64_t &population) {
+    struct Estimate {
+      uint64_t work = 0, population = 0; // entries per window
+      double entriesMet = 0;             // per placement
+    };
+    auto estimate = [&](const TimeWindows &windows) {
       uint64_t met = 0, sampled = 0;
       for (size_t id = 0; id < problem.buffers.size(); id += stride)
         if (problem.buffers[id].size != 0) {
           met += windows.windowsMet(first[id], last[id]);
           ++sampled;
         }
+      Estimate result;
       if (sampled == 0)
-        return uint64_t(0);
+        return result;
       // Windows met per placement, entries per window (scaled from the
       // sample to every buffer).
       double perPlacement = double(met) / sampled;
-      population =
+      result.population =
           uint64_t(perPlacement * nonEmpty / windows.windowCount() + 0.5);
-      entries = perPlacement * population;
-      return uint64_t(perPlacement *
-                      (population / 2.0 +
-                       (windows.windowCount() > 1 ? double(kListCost) : 0.0)));
+      result.entriesMet = perPlacement * result.population;
+      result.work =
+          uint64_t(perPlacement *
+                   (result.population / 2.0 +
+                    (windows.windowCount() > 1 ? double(kListCost) : 0.0)));
+      return result;
     };
     TimeWindows best(slots, slots);
-    uint64_t population = 0;
-    uint64_t single = work(best, population), bestWork = single;
-    double bestEntries = entries;
+    Estimate single = estimate(best), bestEstimate = single;
     for (uint64_t step = kMinWindowSlots; step * 2 <= slots; step *= 2) {
       TimeWindows windows(slots, static_cast<uint32_t>(step));
-      uint64_t candidate = work(windows, population);
-      if (population >= kMinWindowEntries && candidate * 2 <= single &&
-          candidate < bestWork) {
+      Estimate candidate = estimate(windows);
+      if (candidate.population >= kMinWindowEntries &&
+          candidate.work * 2 <= single.work &&
+          candidate.work < bestEstimate.work) {
         best = windows;
-        bestWork = candidate;
-        bestEntries = entries;
+        bestEstimate = candidate;
       }
     }
-    return {best, bestWork, bestEntries};
+    return {best, bestEstimate.work, bestEstimate.entriesMet};
   }
 
   /// The structures that collect a placement's neighbours: a segment tree
