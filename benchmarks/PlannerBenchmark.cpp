@@ -17,6 +17,7 @@
 #include "Workloads.h"
 
 #include "memplan/Planner/Algorithms.h"
+#include "memplan/Planner/Search.h"
 #include "memplan/Planner/Validator.h"
 
 #include <benchmark/benchmark.h>
@@ -65,12 +66,16 @@ const Problem &getProblem(Workload workload, size_t count) {
   return it->second;
 }
 
-void runPlanner(benchmark::State &state, Algorithm algorithm,
-                Workload workload) {
+/// Plans with `algorithm`: as plan() does by default, or, with `threads`
+/// above zero, with SearchOptions::threads at that number.
+void runPlanner(benchmark::State &state, Algorithm algorithm, Workload workload,
+                unsigned threads = 0) {
   const Problem &problem = getProblem(workload, state.range(0));
+  SearchOptions options;
+  options.threads = threads;
   PlanResult result;
   for (auto _ : state) {
-    result = plan(problem, algorithm);
+    result = plan(problem, algorithm, threads ? &options : nullptr);
     benchmark::DoNotOptimize(result.solution.arenaSize);
   }
   if (!result.ok()) {
@@ -122,6 +127,23 @@ void registerAll() {
       }
       bench->Unit(benchmark::kMillisecond)->UseRealTime();
     }
+  }
+  // The placements into gaps on the dense traces with their walks shared
+  // by two threads (WalkTeam.h; the same plans).
+  for (Algorithm algorithm :
+       {Algorithm::GreedyBySize, Algorithm::BestFit, Algorithm::GreedyByBreadth,
+        Algorithm::FirstFitBySize}) {
+    std::string name = std::string(getWorkloadName(Workload::DenseTrace)) +
+                       std::string(getAlgorithmName(algorithm)) + "/2-threads";
+    benchmark::RegisterBenchmark(name.c_str(),
+                                 [=](benchmark::State &state) {
+                                   runPlanner(state, algorithm,
+                                              Workload::DenseTrace, 2);
+                                 })
+        ->Arg(10000)
+        ->Arg(60000)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
   }
 }
 

@@ -17,12 +17,13 @@ struct AlgorithmInfo {
   Algorithm algorithm;
   std::string_view name;
   std::string_view description;
-  PlanResult (*run)(const Problem &);
+  /// Plans with `threads` for the placements that take them.
+  PlanResult (*run)(const Problem &, unsigned threads);
 };
 
 constexpr AlgorithmInfo kAlgorithms[] = {
     {Algorithm::Naive, "naive", "no reuse: buffers one after another",
-     planNaive},
+     [](const Problem &problem, unsigned) { return planNaive(problem); }},
     {Algorithm::GreedyBySize, "greedy-by-size",
      "largest buffer first, the gap it fills best (the default)",
      planGreedyBySize},
@@ -33,7 +34,9 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      "best",
      planBestFit},
     {Algorithm::SharedObjects, "shared-objects", "buffers share whole objects",
-     planSharedObjects},
+     [](const Problem &problem, unsigned) {
+       return planSharedObjects(problem);
+     }},
     {Algorithm::GreedyByLifetime, "greedy-by-lifetime",
      "longest-lived buffer first, the gap it fills best", planGreedyByLifetime},
     {Algorithm::GreedyByConflicts, "greedy-by-conflicts",
@@ -49,14 +52,14 @@ constexpr AlgorithmInfo kAlgorithms[] = {
     {Algorithm::Skyline, "skyline",
      "from the bottom up: the lowest valley takes the longest-lived buffer "
      "that fits in it",
-     planSkyline},
+     [](const Problem &problem, unsigned) { return planSkyline(problem); }},
     {Algorithm::Portfolio, "portfolio",
      "the best of the eight greedy placements (6-7x greedy-by-size's work, "
      "on up to eight threads)",
-     [](const Problem &problem) { return planPortfolio(problem); }},
+     [](const Problem &problem, unsigned) { return planPortfolio(problem); }},
     {Algorithm::Search, "search",
      "branch and bound from the best greedy plan, within a budget",
-     [](const Problem &problem) { return planSearch(problem, {}); }},
+     [](const Problem &problem, unsigned) { return planSearch(problem, {}); }},
 };
 
 const AlgorithmInfo &info(Algorithm algorithm) {
@@ -88,5 +91,5 @@ PlanResult memplan::plan(const Problem &problem, Algorithm algorithm,
     return planSearch(problem, *search);
   if (algorithm == Algorithm::Portfolio && search)
     return planPortfolio(problem, search->threads);
-  return info(algorithm).run(problem);
+  return info(algorithm).run(problem, search ? search->threads : 1);
 }

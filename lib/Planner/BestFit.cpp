@@ -19,11 +19,13 @@
 
 using namespace memplan;
 
-PlanResult memplan::planBestFit(const Problem &problem) {
-  return planBestFitUntil(problem, {});
+PlanResult memplan::planBestFit(const Problem &problem, unsigned threads) {
+  return planBestFitUntil(problem, {}, threads);
 }
 
 PlanResult memplan::planBestFitUntil(const Problem &problem,
-                                     const std::function<bool()> &expired) {
-  return placeCheckedInOrder(problem, orderBySizeThenLifetime, expired);
+                                     const std::function<bool()> &expired,
+                                     unsigned threads) {
+  return placeCheckedInOrder(problem, orderBySizeThenLifetime, expired,
+                             OffsetPlacement::Fit::Best, threads);
 }

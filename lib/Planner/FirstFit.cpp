@@ -25,24 +25,28 @@
 
 using namespace memplan;
 
-PlanResult memplan::planFirstFitBySize(const Problem &problem) {
-  return planFirstFitBySizeUntil(problem, {});
+PlanResult memplan::planFirstFitBySize(const Problem &problem,
+                                       unsigned threads) {
+  return planFirstFitBySizeUntil(problem, {}, threads);
 }
 
 PlanResult
 memplan::planFirstFitBySizeUntil(const Problem &problem,
-                                 const std::function<bool()> &expired) {
+                                 const std::function<bool()> &expired,
+                                 unsigned threads) {
   return placeCheckedInOrder(problem, orderBySizeThenStart, expired,
-                             OffsetPlacement::Fit::First);
+                             OffsetPlacement::Fit::First, threads);
 }
 
-PlanResult memplan::planFirstFitByConflicts(const Problem &problem) {
-  return planFirstFitByConflictsUntil(problem, {});
+PlanResult memplan::planFirstFitByConflicts(const Problem &problem,
+                                            unsigned threads) {
+  return planFirstFitByConflictsUntil(problem, {}, threads);
 }
 
 PlanResult
 memplan::planFirstFitByConflictsUntil(const Problem &problem,
-                                      const std::function<bool()> &expired) {
+                                      const std::function<bool()> &expired,
+                                      unsigned threads) {
   return placeCheckedInOrder(problem, orderByConflicts, expired,
-                             OffsetPlacement::Fit::First);
+                             OffsetPlacement::Fit::First, threads);
 }

@@ -20,6 +20,8 @@
 #include "GapSearch.h"
 #include "OffsetOrderedList.h"
 
+#include <vector>
+
 namespace memplan {
 
 /// Whether this machine runs the vector walk.
@@ -29,6 +31,41 @@ bool hasVectorGapWalk();
 /// with the vector walk where `vector` and the machine allow it.
 void walkGaps(const OffsetOrderedList &list, uint32_t first, uint32_t last,
               GapSearch &search, bool vector = true);
+
+/// The walk in two passes over a range of a list's blocks, so that threads
+/// can share one walk (WalkTeam.h): the first pass finds which entries meet
+/// the buffer and the highest top among them, which is the cursor at the
+/// next range's start; the second, from the cursor at the range's start,
+/// leaves the search as walkGaps over those blocks alone would. Where the
+/// vector walk runs, the first pass keeps, per block, what the second
+/// reads (80 bytes); the portable one walks the entries twice.
+class SplitGapWalk {
+public:
+  /// What the first pass keeps of a block: the rows' masks of the entries
+  /// that meet the buffer and each lane's highest top among them.
+  struct Kept {
+    alignas(64) uint64_t laneTops[OffsetOrderedList::Block::kLanes];
+    uint8_t rowMasks[OffsetOrderedList::Block::kMaxRows];
+    bool meets;
+  };
+
+  /// The first pass over the blocks at positions [begin, end) of `list`
+  /// for a buffer of slots [first, last): the highest top among their
+  /// entries that meet it (0 if none).
+  uint64_t firstPass(const OffsetOrderedList &list, size_t begin, size_t end,
+                     uint32_t first, uint32_t last, bool vector = true);
+
+  /// The second pass over the same blocks, `search`'s cursor being the one
+  /// at the first of them. The list must not have changed since.
+  void secondPass(GapSearch &search) const;
+
+private:
+  const OffsetOrderedList *list_ = nullptr;
+  size_t begin_ = 0, end_ = 0;
+  uint32_t first_ = 0, last_ = 0;
+  bool vector_ = false;
+  std::vector<Kept> kept;
+};
 
 } // namespace memplan
 

@@ -79,20 +79,23 @@ std::vector<size_t> slotsByBreadth(const Problem &problem,
 
 } // namespace
 
-PlanResult memplan::planGreedyByBreadth(const Problem &problem) {
-  return planGreedyByBreadthUntil(problem, {});
+PlanResult memplan::planGreedyByBreadth(const Problem &problem,
+                                        unsigned threads) {
+  return planGreedyByBreadthUntil(problem, {}, threads);
 }
 
 PlanResult
 memplan::planGreedyByBreadthUntil(const Problem &problem,
-                                  const std::function<bool()> &expired) {
+                                  const std::function<bool()> &expired,
+                                  unsigned threads) {
   if (std::string error = checkProblem(problem); !error.empty())
     return {{}, error};
   // As in placeCheckedInOrder: the set-up below reads no clock.
   if (pastDeadline(expired))
     return {{}, kOutOfTime};
   const std::vector<Buffer> &buffers = problem.buffers;
-  OffsetPlacement placement(problem);
+  OffsetPlacement placement(problem, OffsetPlacement::NeighbourSearch::Auto,
+                            threads);
   size_t slots = placement.slotCount();
 
   // The slots by decreasing breadth (the bytes live there), ties to the

@@ -102,12 +102,15 @@ std::vector<uint32_t> memplan::orderByConflicts(const Problem &problem) {
   });
 }
 
-PlanResult memplan::planGreedyByConflicts(const Problem &problem) {
-  return planGreedyByConflictsUntil(problem, {});
+PlanResult memplan::planGreedyByConflicts(const Problem &problem,
+                                          unsigned threads) {
+  return planGreedyByConflictsUntil(problem, {}, threads);
 }
 
 PlanResult
 memplan::planGreedyByConflictsUntil(const Problem &problem,
-                                    const std::function<bool()> &expired) {
-  return placeCheckedInOrder(problem, orderByConflicts, expired);
+                                    const std::function<bool()> &expired,
+                                    unsigned threads) {
+  return placeCheckedInOrder(problem, orderByConflicts, expired,
+                             OffsetPlacement::Fit::Best, threads);
 }

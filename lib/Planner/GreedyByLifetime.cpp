@@ -19,12 +19,15 @@
 
 using namespace memplan;
 
-PlanResult memplan::planGreedyByLifetime(const Problem &problem) {
-  return planGreedyByLifetimeUntil(problem, {});
+PlanResult memplan::planGreedyByLifetime(const Problem &problem,
+                                         unsigned threads) {
+  return planGreedyByLifetimeUntil(problem, {}, threads);
 }
 
 PlanResult
 memplan::planGreedyByLifetimeUntil(const Problem &problem,
-                                   const std::function<bool()> &expired) {
-  return placeCheckedInOrder(problem, orderByLifetimeThenSize, expired);
+                                   const std::function<bool()> &expired,
+                                   unsigned threads) {
+  return placeCheckedInOrder(problem, orderByLifetimeThenSize, expired,
+                             OffsetPlacement::Fit::Best, threads);
 }

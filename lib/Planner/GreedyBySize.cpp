@@ -18,12 +18,13 @@
 
 using namespace memplan;
 
-PlanResult memplan::planGreedyBySize(const Problem &problem) {
-  return planGreedyBySizeUntil(problem, {});
+PlanResult memplan::planGreedyBySize(const Problem &problem, unsigned threads) {
+  return planGreedyBySizeUntil(problem, {}, threads);
 }
 
-PlanResult
-memplan::planGreedyBySizeUntil(const Problem &problem,
-                               const std::function<bool()> &expired) {
-  return placeCheckedInOrder(problem, orderBySizeThenStart, expired);
+PlanResult memplan::planGreedyBySizeUntil(const Problem &problem,
+                                          const std::function<bool()> &expired,
+                                          unsigned threads) {
+  return placeCheckedInOrder(problem, orderBySizeThenStart, expired,
+                             OffsetPlacement::Fit::Best, threads);
 }

@@ -177,9 +177,16 @@ public:
   /// [first, last), in offset order, until it returns false.
   template <typename Visit>
   void forEachMeeting(uint32_t first, uint32_t last, Visit &&visit) const {
-    assert(first < last && last < kMaxSlots);
-    for (uint32_t index : order) {
-      const Block &block = blocks[index];
+    forEachMeetingIn(0, order.size(), first, last, visit);
+  }
+
+  /// forEachMeeting over the blocks at positions [begin, end) alone.
+  template <typename Visit>
+  void forEachMeetingIn(size_t begin, size_t end, uint32_t first, uint32_t last,
+                        Visit &&visit) const {
+    assert(first < last && last < kMaxSlots && end <= order.size());
+    for (size_t position = begin; position < end; ++position) {
+      const Block &block = blocks[order[position]];
       alignas(16) uint8_t rows[Block::kMaxRows] = {};
       meetingRows(block, first, last, rows);
       if (!forEachInOffsetOrder(rows, [&](uint32_t slot) {

@@ -19,10 +19,12 @@
 #include "TimeAxis.h"
 #include "TimeLocalOrder.h"
 #include "TimeWindowedLists.h"
+#include "WalkTeam.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <optional>
+#include <thread>
 
 using namespace memplan;
 
@@ -90,7 +92,7 @@ constexpr size_t kTimeLocalMaxPairs = 64;
 } // namespace
 
 struct OffsetPlacement::Impl {
-  Impl(const Problem &problem, NeighbourSearch search)
+  Impl(const Problem &problem, NeighbourSearch search, unsigned threads)
       : problem(problem), axis(problem), offsets(problem.buffers.size(), 0) {
     first.reserve(problem.buffers.size());
     last.reserve(problem.buffers.size());
@@ -109,6 +111,16 @@ struct OffsetPlacement::Impl {
     chooseWalk(search, occupied, nonEmpty, longest);
     if (collects)
       buildCollecting();
+    // A team only where one list holds enough buffers for its walks to be
+    // shared (WalkTeam::pays, with every buffer placed).
+    // No more threads than the machine runs at once: the team's threads
+    // wait for each other by spinning (WalkTeam.h).
+    unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+    threads = threads == 0 ? hardware : std::min(threads, hardware);
+    if (threads > 1 && byOffset && byOffset->windowCount() == 1 &&
+        nonEmpty >= WalkTeam::kBlocksPerThread * threads *
+                        OffsetOrderedList::Block::kCapacity / 2)
+      team.emplace(threads);
   }
 
   /// Builds the walk over the placed buffers (byOffset) where it can pay.
@@ -224,7 +236,8 @@ struct OffsetPlacement::Impl {
       return true; // conflicts with nothing; offset 0 is aligned
     GapSearch search{buffer.size, buffer.alignment, fit == Fit::First};
     if (scanPays(id)) {
-      byOffset->walk(first[id], last[id], search, vectorWalk);
+      byOffset->walk(first[id], last[id], search, vectorWalk,
+                     team ? &*team : nullptr);
     } else {
       collectNeighbours(id);
       sortByOffset();
@@ -427,10 +440,12 @@ struct OffsetPlacement::Impl {
   double entriesMet = 0;  // per placement, all placed (chooseWindows)
   bool vectorWalk = true; // false: the portable walk even where it has one
   std::optional<SlotCounts> placedByFirst, placedByLast;
+  std::optional<WalkTeam> team; // threads sharing the long walks
 };
 
-OffsetPlacement::OffsetPlacement(const Problem &problem, NeighbourSearch search)
-    : impl(new Impl(problem, search)) {}
+OffsetPlacement::OffsetPlacement(const Problem &problem, NeighbourSearch search,
+                                 unsigned threads)
+    : impl(new Impl(problem, search, threads)) {}
 OffsetPlacement::~OffsetPlacement() = default;
 
 bool OffsetPlacement::place(uint32_t id, Fit fit) {
@@ -472,8 +487,9 @@ Solution OffsetPlacement::takeSolution() {
 PlanResult memplan::placeInOrder(const Problem &problem,
                                  const std::vector<uint32_t> &order,
                                  const std::function<bool()> &expired,
-                                 OffsetPlacement::Fit fit) {
-  OffsetPlacement placement(problem);
+                                 OffsetPlacement::Fit fit, unsigned threads) {
+  OffsetPlacement placement(problem, OffsetPlacement::NeighbourSearch::Auto,
+                            threads);
   return placeInOrderWith(placement, problem, order, expired, fit);
 }
 
@@ -503,7 +519,8 @@ PlanResult memplan::placeInOrderWith(OffsetPlacement &placement,
 PlanResult memplan::placeCheckedInOrder(const Problem &problem,
                                         BufferOrderOf orderOf,
                                         const std::function<bool()> &expired,
-                                        OffsetPlacement::Fit fit) {
+                                        OffsetPlacement::Fit fit,
+                                        unsigned threads) {
   if (std::string error = checkProblem(problem); !error.empty())
     return {{}, error};
   // The order, and the structure placeInOrder builds, read no clock, and on
@@ -514,7 +531,7 @@ PlanResult memplan::placeCheckedInOrder(const Problem &problem,
   std::vector<uint32_t> order = orderOf(problem);
   if (pastDeadline(expired))
     return {{}, kOutOfTime};
-  return placeInOrder(problem, order, expired, fit);
+  return placeInOrder(problem, order, expired, fit, threads);
 }
 
 PlanResult memplan::keepNoWorseThanNaive(const Problem &problem,

@@ -56,9 +56,15 @@ public:
     WindowedPortableScan,
   };
 
-  /// `problem` must outlive this object and pass checkProblem.
+  /// `problem` must outlive this object and pass checkProblem. With
+  /// `threads` above one (0: the machine's hardware threads, and never more),
+  /// a placement whose walk goes over one long list shares it among that
+  /// many threads (WalkTeam.h; threads - 1 helpers live as long as this
+  /// object, where one list holds enough buffers for such walks), with the
+  /// same placements.
   explicit OffsetPlacement(const Problem &problem,
-                           NeighbourSearch search = NeighbourSearch::Auto);
+                           NeighbourSearch search = NeighbourSearch::Auto,
+                           unsigned threads = 1);
   ~OffsetPlacement();
 
   /// Which of the gaps that hold a buffer it goes into.
@@ -110,13 +116,15 @@ private:
   std::unique_ptr<Impl> impl;
 };
 
-/// Places every buffer in `order` (a permutation of the buffer indices).
-/// `expired`, when given, is asked every kPlacementsPerClockRead placements
-/// whether time is up; if it is, the result is kOutOfTime.
+/// Places every buffer in `order` (a permutation of the buffer indices),
+/// with `threads` as OffsetPlacement takes them. `expired`, when given, is
+/// asked every kPlacementsPerClockRead placements whether time is up; if it is,
+/// the result is kOutOfTime.
 PlanResult placeInOrder(const Problem &problem,
                         const std::vector<uint32_t> &order,
                         const std::function<bool()> &expired = {},
-                        OffsetPlacement::Fit fit = OffsetPlacement::Fit::Best);
+                        OffsetPlacement::Fit fit = OffsetPlacement::Fit::Best,
+                        unsigned threads = 1);
 
 /// placeInOrder with `placement` (of `problem`, nothing placed yet), for a
 /// caller that read its slots to make the order (greedy by breadth).
@@ -133,7 +141,8 @@ using BufferOrderOf = std::vector<uint32_t> (*)(const Problem &);
 PlanResult
 placeCheckedInOrder(const Problem &problem, BufferOrderOf orderOf,
                     const std::function<bool()> &expired,
-                    OffsetPlacement::Fit fit = OffsetPlacement::Fit::Best);
+                    OffsetPlacement::Fit fit = OffsetPlacement::Fit::Best,
+                    unsigned threads = 1);
 
 /// How often placeInOrder asks whether time is up.
 constexpr size_t kPlacementsPerClockRead = 256;
@@ -152,22 +161,29 @@ inline bool pastDeadline(const std::function<bool()> &expired) {
 /// for the search's starting plan (a placement can take seconds where many
 /// buffers are live at once).
 PlanResult planGreedyBySizeUntil(const Problem &problem,
-                                 const std::function<bool()> &expired);
+                                 const std::function<bool()> &expired,
+                                 unsigned threads = 1);
 
 /// The other greedy placements (GreedyAlgorithms.h) likewise, for the
 /// search's starting plans when they run side by side.
 PlanResult planBestFitUntil(const Problem &problem,
-                            const std::function<bool()> &expired);
+                            const std::function<bool()> &expired,
+                            unsigned threads = 1);
 PlanResult planGreedyByBreadthUntil(const Problem &problem,
-                                    const std::function<bool()> &expired);
+                                    const std::function<bool()> &expired,
+                                    unsigned threads = 1);
 PlanResult planGreedyByLifetimeUntil(const Problem &problem,
-                                     const std::function<bool()> &expired);
+                                     const std::function<bool()> &expired,
+                                     unsigned threads = 1);
 PlanResult planGreedyByConflictsUntil(const Problem &problem,
-                                      const std::function<bool()> &expired);
+                                      const std::function<bool()> &expired,
+                                      unsigned threads = 1);
 PlanResult planFirstFitBySizeUntil(const Problem &problem,
-                                   const std::function<bool()> &expired);
+                                   const std::function<bool()> &expired,
+                                   unsigned threads = 1);
 PlanResult planFirstFitByConflictsUntil(const Problem &problem,
-                                        const std::function<bool()> &expired);
+                                        const std::function<bool()> &expired,
+                                        unsigned threads = 1);
 PlanResult planSkylineUntil(const Problem &problem,
                             const std::function<bool()> &expired);
 

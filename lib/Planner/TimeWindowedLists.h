@@ -35,6 +35,7 @@
 #include "GapSearch.h"
 #include "GapWalk.h"
 #include "OffsetOrderedList.h"
+#include "WalkTeam.h"
 
 #include <algorithm>
 #include <cassert>
@@ -109,11 +110,18 @@ public:
   }
 
   /// Leaves `search` as a walk over every placed buffer meeting
-  /// [first, last), in offset order, would (walkGaps).
-  void walk(uint32_t first, uint32_t last, GapSearch &search, bool vector) {
+  /// [first, last), in offset order, would (walkGaps). A best-fit walk over
+  /// one list long enough to share goes to `team`, where given (first fit
+  /// stops at the lowest gap that holds the buffer, often early in the
+  /// list, where a team's first passes would have gone over all of it).
+  void walk(uint32_t first, uint32_t last, GapSearch &search, bool vector,
+            WalkTeam *team = nullptr) {
     uint32_t w = geometry.firstWindow(first), end = geometry.lastWindow(last);
     if (w == end) {
-      walkGaps(windows[w], first, last, search, vector);
+      if (team && !search.firstFit && team->pays(windows[w]))
+        team->walk(windows[w], first, last, search, vector);
+      else
+        walkGaps(windows[w], first, last, search, vector);
       return;
     }
     record(windows[w], first, last, search, vector, common);

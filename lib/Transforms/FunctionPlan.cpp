@@ -46,7 +46,15 @@ FailureOr<Solution> memplan::planAndValidate(FunctionOpInterface function,
                                              Algorithm algorithm,
                                              const SearchOptions *search,
                                              StringRef action, StringRef noun) {
-  PlanResult result = plan(problem, algorithm, search);
+  // The passes plan functions side by side (forEachFunctionInParallel): a
+  // greedy placement keeps to its own thread here rather than share its
+  // walks with helpers that would spin beside the other functions'
+  // (lib/Planner/WalkTeam.h). The search and the portfolio take the
+  // pass's threads.
+  SearchOptions options = search ? *search : SearchOptions();
+  if (algorithm != Algorithm::Search && algorithm != Algorithm::Portfolio)
+    options.threads = 1;
+  PlanResult result = plan(problem, algorithm, &options);
   if (!result.ok())
     return function.emitError() << "cannot " << action << ": " << result.error;
   if (result.solution.arenaSize > static_cast<uint64_t>(INT64_MAX))

@@ -78,7 +78,10 @@ static llvm::cl::opt<unsigned> searchThreads(
                    "uses up to 2, the neighbourhood search (1,000 buffers or "
                    "more) one walk per thread (default 0: the machine's "
                    "hardware threads; with a node budget, 1); portfolio: its "
-                   "eight members side by side on as many"),
+                   "eight members side by side on as many; the placements "
+                   "into the smallest gap: their walks over thousands of "
+                   "buffers live at once shared by as many (at most the "
+                   "machine's), with the same plan"),
     llvm::cl::init(0), llvm::cl::cat(toolOptions));
 static llvm::cl::opt<uint64_t> capacity(
     "capacity",

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PlannerTestUtils.h"
+#include "memplan/Planner/Search.h"
 
 #include "OffsetPlacement.h"
 
@@ -289,6 +290,48 @@ TEST(Algorithms, PortfolioKeepsTheSmallestMemberArena) {
   EXPECT_GT(conflictsWins, 0);
   EXPECT_GT(firstFitWins, 0);
   EXPECT_GT(skylineWins, 0);
+}
+
+TEST(Algorithms, GreedyPlacementsGiveTheSamePlanOnAnyNumberOfThreads) {
+  // Dense problems (lifetimes of up to 0.7 of the schedule, so that one list
+  // holds every placed buffer and a team of threads shares the longer
+  // walks: WalkTeam.h), through plan() with SearchOptions::threads, as the
+  // tools and passes call it: the placements must not depend on the number
+  // of threads.
+  std::mt19937_64 rng(2026120204);
+  const Algorithm greedy[] = {
+      Algorithm::GreedyBySize,       Algorithm::BestFit,
+      Algorithm::GreedyByBreadth,    Algorithm::GreedyByLifetime,
+      Algorithm::GreedyByConflicts,  Algorithm::FirstFitBySize,
+      Algorithm::FirstFitByConflicts};
+  for (int instance = 0; instance < 2; ++instance) {
+    Problem problem;
+    const int64_t positions = 3000;
+    std::uniform_int_distribution<int64_t> start(0, positions - 1);
+    std::uniform_int_distribution<int64_t> length(1, positions * 7 / 10);
+    std::uniform_int_distribution<uint64_t> size(1, 1 << 20);
+    for (int i = 0; i < 7000 + 1000 * instance; ++i) {
+      int64_t first = start(rng);
+      problem.buffers.push_back({size(rng), first,
+                                 std::min(positions, first + length(rng)),
+                                 uint64_t(1) << (i % 7)});
+    }
+    for (Algorithm algorithm : greedy) {
+      SearchOptions one;
+      one.threads = 1;
+      PlanResult alone = plan(problem, algorithm, &one);
+      ASSERT_TRUE(alone.ok()) << alone.error;
+      for (unsigned threads : {0u, 2u, 3u}) {
+        SearchOptions options;
+        options.threads = threads;
+        PlanResult shared = plan(problem, algorithm, &options);
+        ASSERT_TRUE(shared.ok()) << shared.error;
+        EXPECT_EQ(shared.solution.offsets, alone.solution.offsets)
+            << getAlgorithmName(algorithm) << ", instance " << instance << ", "
+            << threads << " threads";
+      }
+    }
+  }
 }
 
 TEST(Algorithms, PortfolioGivesTheSamePlanOnAnyNumberOfThreads) {

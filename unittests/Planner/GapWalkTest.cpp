@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GapWalk.h"
+#include "WalkTeam.h"
 
 #include <gtest/gtest.h>
 
@@ -140,6 +141,64 @@ TEST(GapWalk, BothWalksMatchAPlainWalk) {
   if (!vector)
     GTEST_SKIP() << "this machine has no vector walk: the portable one was "
                     "checked alone";
+}
+
+// A team's walk (WalkTeam.h: the list's blocks in one range per thread,
+// each range's first pass, then each second pass from the cursor of the
+// ranges before it) against the plain walk, on teams of two to four
+// threads, the vector and the portable passes, lists of one block to
+// dozens (fewer blocks than threads too: empty ranges), and queries that
+// end in every range, found and not, first and best fit, some sized to
+// fit a gap exactly.
+TEST(GapWalk, TeamsMatchAPlainWalk) {
+  std::mt19937_64 rng(2026120203);
+  WalkTeam teams[] = {WalkTeam(2), WalkTeam(3), WalkTeam(4)};
+  size_t found = 0, exact = 0;
+  for (int round = 0; round < 16; ++round) {
+    RandomList random;
+    uint32_t slots = 1 + rng() % 300;
+    uint64_t span = round % 4 == 0 ? 4096 : uint64_t(1) << (12 + rng() % 20);
+    size_t target = round % 6 == 0 ? 1 + rng() % 10 : 1 + rng() % 4000;
+    for (int step = 0; step < 6000; ++step) {
+      if (random.entries.size() < target || rng() % 4 == 0)
+        random.grow(rng, round % 3 == 0 ? UINT64_MAX - (uint64_t(1) << 40) : 0,
+                    span, slots);
+      else
+        random.shrink(rng);
+      if (step % 400 != 399)
+        continue;
+      for (int query = 0; query < 6; ++query) {
+        uint32_t first = rng() % slots;
+        uint32_t last = first + 1 + rng() % (slots - first);
+        GapSearch search{};
+        search.size = 1 + rng() % (span / (query % 2 ? 8 : 256) + 1);
+        search.alignment = uint64_t(1) << (rng() % 4);
+        search.firstFit = query % 3 == 0;
+        GapSearch expected = plainWalk(random.entries, first, last, search);
+        if (query == 5 && expected.found) {
+          // Again, sized to the gap found: an exact fit ends the walk.
+          search.size = expected.bestGap;
+          search.alignment = 1;
+          expected = plainWalk(random.entries, first, last, search);
+          exact += expected.found && expected.bestGap == search.size;
+        }
+        found += expected.found;
+        for (WalkTeam &team : teams)
+          for (bool vector : {false, true}) {
+            GapSearch shared = search;
+            team.walk(random.list, first, last, shared, vector);
+            expectSameSearch(expected, shared,
+                             "round " + std::to_string(round) + " step " +
+                                 std::to_string(step) + " query " +
+                                 std::to_string(query) + ", " +
+                                 std::to_string(team.size()) + " threads" +
+                                 (vector ? " (vector)" : " (portable)"));
+          }
+      }
+    }
+  }
+  EXPECT_GT(found, 300u);
+  EXPECT_GT(exact, 20u);
 }
 
 } // namespace

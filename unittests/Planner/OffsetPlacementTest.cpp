@@ -657,16 +657,22 @@ TEST(OffsetPlacement, PlacementsStartedPastTheirDeadlineStopAtOnce) {
   Problem problem = randomProblem(rng, {40, 30, 8, 64, false});
   Problem bad = problem;
   bad.buffers[3].end = bad.buffers[3].start; // an empty lifetime
-  using Until = PlanResult (*)(const Problem &, const std::function<bool()> &);
+  using Until =
+      std::function<PlanResult(const Problem &, const std::function<bool()> &)>;
+#define MEMPLAN_UNTIL(plan)                                                    \
+  [](const Problem &problem, const std::function<bool()> &expired) {           \
+    return plan(problem, expired);                                             \
+  }
   const std::pair<const char *, Until> placements[] = {
-      {"greedy-by-size", planGreedyBySizeUntil},
-      {"best-fit", planBestFitUntil},
-      {"greedy-by-breadth", planGreedyByBreadthUntil},
-      {"greedy-by-lifetime", planGreedyByLifetimeUntil},
-      {"greedy-by-conflicts", planGreedyByConflictsUntil},
-      {"first-fit-by-size", planFirstFitBySizeUntil},
-      {"first-fit-by-conflicts", planFirstFitByConflictsUntil},
-      {"skyline", planSkylineUntil}};
+      {"greedy-by-size", MEMPLAN_UNTIL(planGreedyBySizeUntil)},
+      {"best-fit", MEMPLAN_UNTIL(planBestFitUntil)},
+      {"greedy-by-breadth", MEMPLAN_UNTIL(planGreedyByBreadthUntil)},
+      {"greedy-by-lifetime", MEMPLAN_UNTIL(planGreedyByLifetimeUntil)},
+      {"greedy-by-conflicts", MEMPLAN_UNTIL(planGreedyByConflictsUntil)},
+      {"first-fit-by-size", MEMPLAN_UNTIL(planFirstFitBySizeUntil)},
+      {"first-fit-by-conflicts", MEMPLAN_UNTIL(planFirstFitByConflictsUntil)},
+      {"skyline", MEMPLAN_UNTIL(planSkylineUntil)}};
+#undef MEMPLAN_UNTIL
   int clockReads = 0;
   auto expired = [&] {
     ++clockReads;

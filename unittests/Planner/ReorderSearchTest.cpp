@@ -52,7 +52,8 @@ struct BaseCase {
 };
 constexpr BaseCase kBases[] = {
     {ReorderBase::Skyline, planSkyline},
-    {ReorderBase::FirstFitByConflicts, planFirstFitByConflicts}};
+    {ReorderBase::FirstFitByConflicts,
+     [](const Problem &problem) { return planFirstFitByConflicts(problem); }}};
 
 /// `plans` plans' worth of nodes for `problem`.
 uint64_t plansWorth(const Problem &problem, uint64_t plans) {

@@ -19,25 +19,33 @@
 
 namespace memplan {
 
+// The placements into gaps below take `threads`: above one, where one list
+// holds thousands of buffers live at once, each long walk over it for the
+// smallest gap is shared among that many threads (0, or more than the
+// machine runs at once: the machine's hardware threads; the first fits
+// keep to one), with the same plan on any number (docs/planning.md,
+// "Threads that share a walk").
+
 PlanResult planNaive(const Problem &problem);
-PlanResult planGreedyBySize(const Problem &problem);
-PlanResult planGreedyByBreadth(const Problem &problem);
-PlanResult planBestFit(const Problem &problem);
+PlanResult planGreedyBySize(const Problem &problem, unsigned threads = 1);
+PlanResult planGreedyByBreadth(const Problem &problem, unsigned threads = 1);
+PlanResult planBestFit(const Problem &problem, unsigned threads = 1);
 PlanResult planSharedObjects(const Problem &problem);
 
 /// XLA's heap simulator in its temporal order: buffers by decreasing
 /// lifetime (ties: larger first), each into the smallest gap that fits.
-PlanResult planGreedyByLifetime(const Problem &problem);
+PlanResult planGreedyByLifetime(const Problem &problem, unsigned threads = 1);
 
 /// Buffers by decreasing conflict (size times the bytes of the buffers whose
 /// lifetimes meet theirs), each into the smallest gap that fits.
-PlanResult planGreedyByConflicts(const Problem &problem);
+PlanResult planGreedyByConflicts(const Problem &problem, unsigned threads = 1);
 
 /// The orders of greedy-by-size and greedy-by-conflicts, each buffer at the
 /// lowest aligned offset where it overlaps no placed buffer live with it
 /// (first fit) instead of into the smallest gap that holds it.
-PlanResult planFirstFitBySize(const Problem &problem);
-PlanResult planFirstFitByConflicts(const Problem &problem);
+PlanResult planFirstFitBySize(const Problem &problem, unsigned threads = 1);
+PlanResult planFirstFitByConflicts(const Problem &problem,
+                                   unsigned threads = 1);
 
 /// From the bottom up: the lowest valley of the placed buffers' skyline
 /// (the leftmost of equal ones) takes the longest-lived unplaced buffer

@@ -57,7 +57,10 @@ struct SearchOptions {
   /// neighbourhood search as many walks as `threads` says (one for 0), each
   /// with an equal share of the nodes, so that results stay reproducible.
   /// Through plan(), Algorithm::Portfolio runs its members on as many
-  /// (planPortfolio), with the same result on any number.
+  /// (planPortfolio), and the placements into the smallest gap
+  /// (greedy-by-size, best-fit, greedy-by-breadth, greedy-by-lifetime,
+  /// greedy-by-conflicts) share their long walks among as many
+  /// (GreedyAlgorithms.h), each with the same result on any number.
   unsigned threads = 0;
 };
 

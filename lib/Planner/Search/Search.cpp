@@ -120,6 +120,14 @@ GreedyStart bestGreedy(const Problem &problem, SearchClock::time_point started,
 /// starts on dense traces).
 using GreedyUntil = PlanResult (*)(const Problem &,
                                    const std::function<bool()> &);
+/// A placement that takes threads, on one.
+template <PlanResult (*Plan)(const Problem &, const std::function<bool()> &,
+                             unsigned)>
+PlanResult oneThread(const Problem &problem,
+                     const std::function<bool()> &expired) {
+  return Plan(problem, expired, 1);
+}
+
 struct GreedyMember {
   GreedyUntil plan;
   unsigned runRank;
@@ -139,18 +147,19 @@ struct GreedyMembers {
 
 GreedyMembers greedyMembers(const Problem &problem) {
   GreedyMembers greedy;
-  greedy.members = {{planGreedyBySizeUntil, 0},
-                    {planBestFitUntil, 6},
-                    {planGreedyByBreadthUntil, 7}};
+  // On one thread each: the search runs its starting plans side by side.
+  greedy.members = {{oneThread<planGreedyBySizeUntil>, 0},
+                    {oneThread<planBestFitUntil>, 6},
+                    {oneThread<planGreedyByBreadthUntil>, 7}};
   size_t placed = llvm::count_if(
       problem.buffers, [](const Buffer &buffer) { return buffer.size; });
   if (placed >= kNeighbourhoodMinBuffers) {
-    greedy.members.append(
-        {{planGreedyByLifetimeUntil, 2},
-         {planGreedyByConflictsUntil, 4},
-         {planFirstFitBySizeUntil, 5},
-         {planFirstFitByConflictsUntil, 3, ReorderBase::FirstFitByConflicts},
-         {planSkylineUntil, 0, ReorderBase::Skyline}});
+    greedy.members.append({{oneThread<planGreedyByLifetimeUntil>, 2},
+                           {oneThread<planGreedyByConflictsUntil>, 4},
+                           {oneThread<planFirstFitBySizeUntil>, 5},
+                           {oneThread<planFirstFitByConflictsUntil>, 3,
+                            ReorderBase::FirstFitByConflicts},
+                           {planSkylineUntil, 0, ReorderBase::Skyline}});
     greedy.members[0].runRank = 1;
     greedy.fallback = greedy.members.size() - 1;
     greedy.othersShare = 0.25;
