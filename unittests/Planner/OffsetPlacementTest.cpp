@@ -579,6 +579,55 @@ TEST(OffsetPlacement, RemoveMatchesTheReference) {
   }
 }
 
+// Where the walk over the placed buffers is there, the structures that
+// collect neighbours take the placed buffers only once a placement
+// collects (most placements walk); buffers removed before that must leave
+// no trace there, and those placed again must be found. Problems shaped
+// like the dense traces (most lifetimes long, a quarter of a few slots:
+// the long ones walk, many short ones collect), placed in size order, then
+// rounds of removing a random third and placing them again in a random
+// order, against the reference with the others fixed.
+TEST(OffsetPlacement, RemovesBuffersNotYetCollected) {
+  std::mt19937_64 rng(2026120205);
+  for (int instance = 0; instance < 6; ++instance) {
+    Problem problem;
+    const int64_t positions = 700;
+    for (int i = 0; i < 1400; ++i) {
+      int64_t start = rng() % positions;
+      int64_t length = rng() % 4 == 0
+                           ? 1 + rng() % 8
+                           : positions / 10 + rng() % (positions / 2);
+      problem.buffers.push_back({uint64_t(64) << (rng() % 12), start,
+                                 std::min(positions, start + length),
+                                 uint64_t(1) << (rng() % 7)});
+    }
+    std::vector<uint32_t> order = ordersFor(problem, rng)[0];
+    OffsetPlacement placement(problem);
+    for (uint32_t id : order)
+      ASSERT_TRUE(placement.place(id));
+    for (int cycle = 0; cycle < 4; ++cycle) {
+      std::vector<uint32_t> moved;
+      std::vector<std::pair<uint32_t, uint64_t>> fixed;
+      for (uint32_t id : order) {
+        if (rng() % 3 == 0)
+          moved.push_back(id);
+        else
+          fixed.push_back({id, placement.currentOffsets()[id]});
+      }
+      std::shuffle(moved.begin(), moved.end(), rng);
+      std::optional<std::vector<uint64_t>> expected =
+          referencePlacement(problem, moved, fixed);
+      ASSERT_TRUE(expected.has_value());
+      for (uint32_t id : moved)
+        placement.remove(id);
+      for (uint32_t id : moved)
+        ASSERT_TRUE(placement.place(id));
+      ASSERT_EQ(placement.currentOffsets(), *expected)
+          << "instance " << instance << " cycle " << cycle;
+    }
+  }
+}
+
 // greedy-by-conflicts against an order computed by brute force: each
 // buffer's size times the bytes of every buffer whose lifetime meets its
 // own (a pass over all pairs, exact in 128 bits), decreasing, ties to the
