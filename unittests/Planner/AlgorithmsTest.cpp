@@ -12,6 +12,8 @@
 #include "OffsetPlacement.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <numeric>
 
 #include <random>
@@ -298,23 +300,40 @@ TEST(Algorithms, GreedyPlacementsGiveTheSamePlanOnAnyNumberOfThreads) {
   // walks: WalkTeam.h), through plan() with SearchOptions::threads, as the
   // tools and passes call it: the placements must not depend on the number
   // of threads.
+  // MEMPLAN_TEAM_PROBLEMS=N (a long run; docs/reliability.md) adds N
+  // problems of 5,000-40,000 buffers over schedules of a tenth to a half
+  // as many positions, lifetimes up to a fifth to the whole of it, sizes
+  // from 0 or 1 byte to 1 KiB-1 GiB, alignments up to 64 bytes or 64 KiB.
+  int instances = 2;
+  if (const char *text = std::getenv("MEMPLAN_TEAM_PROBLEMS"))
+    instances += std::atoi(text);
   std::mt19937_64 rng(2026120204);
   const Algorithm greedy[] = {
       Algorithm::GreedyBySize,       Algorithm::BestFit,
       Algorithm::GreedyByBreadth,    Algorithm::GreedyByLifetime,
       Algorithm::GreedyByConflicts,  Algorithm::FirstFitBySize,
       Algorithm::FirstFitByConflicts};
-  for (int instance = 0; instance < 2; ++instance) {
+  for (int instance = 0; instance < instances; ++instance) {
     Problem problem;
-    const int64_t positions = 3000;
+    int count = 7000 + 1000 * instance;
+    int64_t positions = 3000, longest = positions * 7 / 10;
+    uint64_t minSize = 1, maxSize = 1 << 20, alignmentShifts = 7;
+    if (instance >= 2) {
+      count = 5000 + int(rng() % 35001);
+      positions = std::max<int64_t>(2, count / int64_t(2 + rng() % 9));
+      longest = std::max<int64_t>(1, positions / int64_t(1 + rng() % 5));
+      minSize = rng() % 2;
+      maxSize = uint64_t(1) << (10 + rng() % 21);
+      alignmentShifts = rng() % 2 ? 7 : 17;
+    }
     std::uniform_int_distribution<int64_t> start(0, positions - 1);
-    std::uniform_int_distribution<int64_t> length(1, positions * 7 / 10);
-    std::uniform_int_distribution<uint64_t> size(1, 1 << 20);
-    for (int i = 0; i < 7000 + 1000 * instance; ++i) {
+    std::uniform_int_distribution<int64_t> length(1, longest);
+    std::uniform_int_distribution<uint64_t> size(minSize, maxSize);
+    for (int i = 0; i < count; ++i) {
       int64_t first = start(rng);
       problem.buffers.push_back({size(rng), first,
                                  std::min(positions, first + length(rng)),
-                                 uint64_t(1) << (i % 7)});
+                                 uint64_t(1) << (i % alignmentShifts)});
     }
     for (Algorithm algorithm : greedy) {
       SearchOptions one;
@@ -332,6 +351,10 @@ TEST(Algorithms, GreedyPlacementsGiveTheSamePlanOnAnyNumberOfThreads) {
       }
     }
   }
+  if (instances > 2)
+    std::printf("MEMPLAN_TEAM_PROBLEMS: %d problems, %zu plans compared on "
+                "1, 0, 2 and 3 threads\n",
+                instances - 2, size_t(instances - 2) * std::size(greedy));
 }
 
 TEST(Algorithms, PortfolioGivesTheSamePlanOnAnyNumberOfThreads) {
