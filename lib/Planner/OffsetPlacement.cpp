@@ -112,9 +112,9 @@ struct OffsetPlacement::Impl {
     if (collects)
       buildCollecting();
     // A team only where one list holds enough buffers for its walks to be
-    // shared (WalkTeam::pays, with every buffer placed).
-    // No more threads than the machine runs at once: the team's threads
-    // wait for each other by spinning (WalkTeam.h).
+    // shared (WalkTeam::pays, with every buffer placed), and of no more
+    // threads than the machine runs at once: they wait for each other by
+    // spinning (WalkTeam.h).
     unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
     threads = threads == 0 ? hardware : std::min(threads, hardware);
     if (threads > 1 && byOffset && byOffset->windowCount() == 1 &&
