@@ -540,6 +540,32 @@ TEST(OffsetPlacement, PlaceAtAndRemoveMatchTheReference) {
   }
 }
 
+/// One round of moves on `placement` (every buffer of `order` placed):
+/// about a third of the buffers, drawn at random, removed and placed again
+/// in a random order, the offsets after against the reference with the
+/// others fixed where they were.
+void expectMovedThirdAsTheReference(const Problem &problem,
+                                    OffsetPlacement &placement,
+                                    const std::vector<uint32_t> &order,
+                                    std::mt19937_64 &rng,
+                                    const std::string &what) {
+  std::vector<uint32_t> moved, kept;
+  for (uint32_t id : order)
+    (rng() % 3 == 0 ? moved : kept).push_back(id);
+  std::shuffle(moved.begin(), moved.end(), rng);
+  std::vector<std::pair<uint32_t, uint64_t>> fixed;
+  for (uint32_t id : kept)
+    fixed.push_back({id, placement.currentOffsets()[id]});
+  std::optional<std::vector<uint64_t>> expected =
+      referencePlacement(problem, moved, fixed);
+  ASSERT_TRUE(expected.has_value()) << what;
+  for (uint32_t id : moved)
+    placement.remove(id);
+  for (uint32_t id : moved)
+    ASSERT_TRUE(placement.place(id)) << what;
+  ASSERT_EQ(placement.currentOffsets(), *expected) << what;
+}
+
 // What the neighbourhood moves rely on: a removed buffer no longer
 // constrains placements, whatever was placed and removed before. Rounds of
 // removing random buffers from one structure and placing them again in a
@@ -556,26 +582,14 @@ TEST(OffsetPlacement, RemoveMatchesTheReference) {
         problem, kNeighbourSearches[round % std::size(kNeighbourSearches)]);
     for (uint32_t id : order)
       ASSERT_TRUE(placement.place(id));
-    for (int cycle = 0; cycle < 5; ++cycle) {
-      std::vector<uint32_t> moved, kept;
-      for (uint32_t id : order)
-        (rng() % 3 == 0 ? moved : kept).push_back(id);
-      std::shuffle(moved.begin(), moved.end(), rng);
-      std::vector<std::pair<uint32_t, uint64_t>> fixed;
-      for (uint32_t id : kept)
-        fixed.push_back({id, placement.currentOffsets()[id]});
-      std::optional<std::vector<uint64_t>> expected =
-          referencePlacement(problem, moved, fixed);
-      ASSERT_TRUE(expected.has_value());
-      for (uint32_t id : moved)
-        placement.remove(id);
-      for (uint32_t id : moved)
-        ASSERT_TRUE(placement.place(id));
-      ASSERT_EQ(placement.currentOffsets(), *expected)
-          << "round " << round << " cycle " << cycle << " ("
-          << describe(kNeighbourSearches[round % std::size(kNeighbourSearches)])
-          << ")";
-    }
+    for (int cycle = 0; cycle < 5; ++cycle)
+      ASSERT_NO_FATAL_FAILURE(expectMovedThirdAsTheReference(
+          problem, placement, order, rng,
+          "round " + std::to_string(round) + " cycle " + std::to_string(cycle) +
+              " (" +
+              describe(
+                  kNeighbourSearches[round % std::size(kNeighbourSearches)]) +
+              ")"));
   }
 }
 
@@ -605,26 +619,11 @@ TEST(OffsetPlacement, RemovesBuffersNotYetCollected) {
     OffsetPlacement placement(problem);
     for (uint32_t id : order)
       ASSERT_TRUE(placement.place(id));
-    for (int cycle = 0; cycle < 4; ++cycle) {
-      std::vector<uint32_t> moved;
-      std::vector<std::pair<uint32_t, uint64_t>> fixed;
-      for (uint32_t id : order) {
-        if (rng() % 3 == 0)
-          moved.push_back(id);
-        else
-          fixed.push_back({id, placement.currentOffsets()[id]});
-      }
-      std::shuffle(moved.begin(), moved.end(), rng);
-      std::optional<std::vector<uint64_t>> expected =
-          referencePlacement(problem, moved, fixed);
-      ASSERT_TRUE(expected.has_value());
-      for (uint32_t id : moved)
-        placement.remove(id);
-      for (uint32_t id : moved)
-        ASSERT_TRUE(placement.place(id));
-      ASSERT_EQ(placement.currentOffsets(), *expected)
-          << "instance " << instance << " cycle " << cycle;
-    }
+    for (int cycle = 0; cycle < 4; ++cycle)
+      ASSERT_NO_FATAL_FAILURE(expectMovedThirdAsTheReference(
+          problem, placement, order, rng,
+          "instance " + std::to_string(instance) + " cycle " +
+              std::to_string(cycle)));
   }
 }
 
