@@ -38,7 +38,8 @@ void walkGaps(const OffsetOrderedList &list, uint32_t first, uint32_t last,
 /// next range's start; the second, from the cursor at the range's start,
 /// leaves the search as walkGaps over those blocks alone would. Where the
 /// vector walk runs, the first pass keeps, per block, what the second
-/// reads (80 bytes); the portable one walks the entries twice.
+/// reads (64 bytes of tops and 16 of masks, 128 with the alignment); the
+/// portable one walks the entries twice.
 class SplitGapWalk {
 public:
   /// What the first pass keeps of a block: the rows' masks of the entries
