@@ -8,10 +8,12 @@
 
 #include "ContainedIntervals.h"
 
+#include "RadixSort.h"
+
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
-#include <utility>
+#include <numeric>
 
 using namespace memplan;
 
@@ -36,20 +38,16 @@ ContainedIntervals::ContainedIntervals(std::vector<Interval> intervals,
     indexOfRank[nodes[i].rank] = static_cast<uint32_t>(i);
 }
 
-/// The slots' lists: a counting sort by last slot, then a stable one by
-/// first slot (each over the slots the intervals use). Its scratch arrays
-/// are gone before the tree is built.
+/// The slots' lists: the intervals by last slot (a radix sort), then by
+/// first slot, stably (a counting sort, whose bucket starts are the
+/// lists'). Its scratch arrays are gone before the tree is built.
 void ContainedIntervals::listBySlot(const std::vector<Interval> &intervals) {
   uint32_t slots = 0;
   for (const Interval &interval : intervals)
     slots = std::max(slots, interval.last);
-  std::vector<uint32_t> byLast(intervals.size()), next(slots + 1, 0);
-  for (const Interval &interval : intervals)
-    ++next[interval.last];
-  for (uint32_t s = 0, sum = 0; s <= slots; ++s)
-    sum += std::exchange(next[s], sum);
-  for (uint32_t i = 0; i < intervals.size(); ++i)
-    byLast[next[intervals[i].last]++] = i;
+  std::vector<uint32_t> byLast(intervals.size());
+  std::iota(byLast.begin(), byLast.end(), 0);
+  radixSort(byLast, [&](uint32_t i) { return intervals[i].last; });
   startOf.assign(slots + 1, 0);
   for (const Interval &interval : intervals)
     ++startOf[interval.first + 1];
@@ -57,7 +55,7 @@ void ContainedIntervals::listBySlot(const std::vector<Interval> &intervals) {
     startOf[s + 1] += startOf[s];
   listed.resize(intervals.size());
   listedAt.resize(intervals.size());
-  next.assign(startOf.begin(), startOf.end());
+  std::vector<uint32_t> next(startOf.begin(), startOf.end());
   for (uint32_t i : byLast) {
     const Interval &interval = intervals[i];
     uint32_t at = next[interval.first]++;

@@ -53,14 +53,15 @@ namespace {
 
 using Block = OffsetOrderedList::Block;
 
-void walkPortably(const OffsetOrderedList &list, uint32_t first, uint32_t last,
-                  GapSearch &search) {
+/// The portable walk over the blocks at positions [begin, end).
+void walkPortably(const OffsetOrderedList &list, size_t begin, size_t end,
+                  uint32_t first, uint32_t last, GapSearch &search) {
   // A copy of the search's state, which the walk keeps in registers (the
   // caller's may be anywhere).
   GapSearch local = search;
-  list.forEachMeeting(first, last, [&](uint64_t offset, uint64_t top) {
-    return local.visit(offset, top);
-  });
+  list.forEachMeetingIn(
+      begin, end, first, last,
+      [&](uint64_t offset, uint64_t top) { return local.visit(offset, top); });
   search = local;
 }
 
@@ -261,7 +262,7 @@ void memplan::walkGaps(const OffsetOrderedList &list, uint32_t first,
     return;
   }
 #endif
-  walkPortably(list, first, last, search);
+  walkPortably(list, 0, list.blockCount(), first, last, search);
 }
 
 uint64_t SplitGapWalk::firstPass(const OffsetOrderedList &list, size_t begin,
@@ -298,9 +299,5 @@ void SplitGapWalk::secondPass(GapSearch &search) const {
     return;
   }
 #endif
-  GapSearch local = search;
-  list_->forEachMeetingIn(
-      begin_, end_, first_, last_,
-      [&](uint64_t offset, uint64_t top) { return local.visit(offset, top); });
-  search = local;
+  walkPortably(*list_, begin_, end_, first_, last_, search);
 }

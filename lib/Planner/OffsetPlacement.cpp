@@ -15,6 +15,7 @@
 #include "IntervalStabber.h"
 #include "OffsetOrderedList.h"
 #include "RadixSort.h"
+#include "RunInParallel.h"
 #include "SlotSet.h"
 #include "TimeAxis.h"
 #include "TimeLocalOrder.h"
@@ -115,8 +116,8 @@ struct OffsetPlacement::Impl {
     // shared (WalkTeam::pays, with every buffer placed), and of no more
     // threads than the machine runs at once: they wait for each other by
     // spinning (WalkTeam.h).
-    unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
-    threads = threads == 0 ? hardware : std::min(threads, hardware);
+    threads =
+        threadsFor(threads, std::max(1u, std::thread::hardware_concurrency()));
     if (threads > 1 && byOffset && byOffset->windowCount() == 1 &&
         nonEmpty >= WalkTeam::kBlocksPerThread * threads *
                         OffsetOrderedList::Block::kCapacity / 2)
