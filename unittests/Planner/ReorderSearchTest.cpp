@@ -8,12 +8,14 @@
 // plan it returns passes the validator (written apart from the placement it
 // runs), is never larger than the plan it started from, is reproducible with
 // a node budget, its first plan is that of its base's greedy algorithm
-// (the skyline, or first fit by conflicts), and with a walk state it takes
+// (the skyline, first fit by conflicts, or the skyline of the long-lived
+// buffers with first fit of the others), and with a walk state it takes
 // up where the last call stopped.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ReorderSearch.h"
+#include "LongLivedSkyline.h"
 #include "OffsetPlacement.h"
 #include "ProblemGenerators.h"
 #include "SearchBudget.h"
@@ -53,7 +55,23 @@ struct BaseCase {
 constexpr BaseCase kBases[] = {
     {ReorderBase::Skyline, planSkyline},
     {ReorderBase::FirstFitByConflicts,
-     [](const Problem &problem) { return planFirstFitByConflicts(problem); }}};
+     [](const Problem &problem) { return planFirstFitByConflicts(problem); }},
+    {ReorderBase::LongLivedSkyline, [](const Problem &problem) {
+       LongLivedSkyline placement(problem);
+       return placement.place(placement.defaultPriority());
+     }}};
+
+const char *nameOf(ReorderBase base) {
+  switch (base) {
+  case ReorderBase::Skyline:
+    return "skyline";
+  case ReorderBase::FirstFitByConflicts:
+    return "first fit";
+  case ReorderBase::LongLivedSkyline:
+    return "long-lived skyline";
+  }
+  return "?";
+}
 
 /// `plans` plans' worth of nodes for `problem`.
 uint64_t plansWorth(const Problem &problem, uint64_t plans) {
@@ -68,7 +86,7 @@ uint64_t plansWorth(const Problem &problem, uint64_t plans) {
 // the same plan for the same budget, within it.
 TEST(ReorderSearch, LowersTraceLikeProblemsAndNeverRaises) {
   for (const BaseCase &base : kBases) {
-    SCOPED_TRACE(base.base == ReorderBase::Skyline ? "skyline" : "first fit");
+    SCOPED_TRACE(nameOf(base.base));
     std::mt19937_64 rng(2027);
     int lowered = 0;
     for (int round = 0; round < 4; ++round) {
@@ -105,7 +123,7 @@ TEST(ReorderSearch, LowersTraceLikeProblemsAndNeverRaises) {
 // exactly; with less than one plan's worth, nothing is placed or counted.
 TEST(ReorderSearch, FirstPlanIsTheBasesOwn) {
   for (const BaseCase &base : kBases) {
-    SCOPED_TRACE(base.base == ReorderBase::Skyline ? "skyline" : "first fit");
+    SCOPED_TRACE(nameOf(base.base));
     std::mt19937_64 rng(7);
     for (int round = 0; round < 5; ++round) {
       Problem problem = traceLikeProblem(rng, 200);
@@ -133,6 +151,25 @@ TEST(ReorderSearch, FirstPlanIsTheBasesOwn) {
   }
 }
 
+// The search's skyline base: the long-lived skyline where that placement
+// splits the problem (large, with short- and long-lived buffers), the
+// skyline elsewhere.
+TEST(ReorderSearch, SkylineBaseSplitsLargeMixedProblems) {
+  std::mt19937_64 rng(3);
+  RandomProblemShape shape = traceLikeShape(kLongLivedMinBuffers);
+  shape.positions = 3000;
+  shape.maxLength = 1500;
+  Problem large = generateRandomProblem(rng, shape);
+  EXPECT_EQ(skylineBaseFor(large), ReorderBase::LongLivedSkyline);
+  Problem small = traceLikeProblem(rng, kLongLivedMinBuffers / 2);
+  EXPECT_EQ(skylineBaseFor(small), ReorderBase::Skyline);
+  for (Buffer &buffer : large.buffers) {
+    buffer.start = 0;
+    buffer.end = 10;
+  }
+  EXPECT_EQ(skylineBaseFor(large), ReorderBase::Skyline);
+}
+
 // A plan already at the target is left alone, without a node spent.
 TEST(ReorderSearch, StopsAtTheTarget) {
   std::mt19937_64 rng(11);
@@ -153,7 +190,7 @@ TEST(ReorderSearch, StopsAtTheTarget) {
 // worth from a lowered state does not fall back to the base's own plan.
 TEST(ReorderSearch, TakesUpWhereTheLastCallStopped) {
   for (const BaseCase &base : kBases) {
-    SCOPED_TRACE(base.base == ReorderBase::Skyline ? "skyline" : "first fit");
+    SCOPED_TRACE(nameOf(base.base));
     std::mt19937_64 rng(2026120102);
     for (unsigned walks : {1u, 3u}) {
       Problem problem = traceLikeProblem(rng, 400);
@@ -167,7 +204,10 @@ TEST(ReorderSearch, TakesUpWhereTheLastCallStopped) {
         improveByReordering(problem, solution, 0, budget, walks, base.base,
                             &state);
         SCOPED_TRACE("call " + std::to_string(call));
-        ASSERT_EQ(state.order.size(), problem.buffers.size());
+        LongLivedSkyline longLived(problem);
+        ASSERT_EQ(state.order.size(), base.base == ReorderBase::LongLivedSkyline
+                                          ? longLived.longLivedCount()
+                                          : problem.buffers.size());
         std::vector<uint32_t> sorted = state.order;
         std::sort(sorted.begin(), sorted.end());
         for (uint32_t k = 0; k < sorted.size(); ++k)
@@ -175,6 +215,8 @@ TEST(ReorderSearch, TakesUpWhereTheLastCallStopped) {
         PlanResult again =
             base.base == ReorderBase::Skyline
                 ? SkylinePlacement(problem).place(state.order, {})
+            : base.base == ReorderBase::LongLivedSkyline
+                ? longLived.place(state.order)
                 : placeInOrder(problem, state.order, {},
                                OffsetPlacement::Fit::First);
         ASSERT_TRUE(again.ok());

@@ -23,6 +23,7 @@
 
 #include "BufferOrder.h"
 #include "IndependentWalks.h"
+#include "LongLivedSkyline.h"
 #include "OffsetPlacement.h"
 #include "SkylinePlacement.h"
 
@@ -51,22 +52,27 @@ using PlanOf = llvm::function_ref<PlanResult(const std::vector<uint32_t> &,
 
 /// One walk from `order` (whose plan's arena is `current`, or UINT64_MAX
 /// if not built yet), with `planOf` and its own random draws; `order` and
-/// `current` end as the walk's last accepted order and its arena.
+/// `current` end as the walk's last accepted order and its arena. The
+/// order is a permutation of 0 .. order.size() - 1 (the buffers, or the
+/// long-lived ones); a plan costs as many nodes as the problem's buffers.
 uint64_t walk(const Problem &problem, PlanOf planOf,
               std::vector<uint32_t> &order, uint64_t &current,
               Solution &solution, uint64_t target, SearchBudget &budget,
               uint64_t seed) {
-  size_t count = problem.buffers.size();
+  size_t count = order.size();
   std::mt19937_64 rng(0x0de7ull ^ count ^ seed);
   std::uniform_real_distribution<double> logMoved(
       0, std::log(std::max<double>(2, double(count) / kMaxMovedDivisor)));
   std::lognormal_distribution<double> spread(0, kPositionSpread);
-  uint64_t cost = std::max<uint64_t>(1, count / kReorderBuffersPerNode);
+  uint64_t cost =
+      std::max<uint64_t>(1, problem.buffers.size() / kReorderBuffersPerNode);
   uint64_t improvements = 0;
   std::vector<double> position(count);
   std::vector<uint32_t> candidate;
   auto expired = [&] { return budget.outOfTime(); };
-  while (solution.arenaSize > target && budget.spend(cost)) {
+  // With fewer than two buffers to order, the first plan is the only one.
+  while (solution.arenaSize > target && (current == UINT64_MAX || count >= 2) &&
+         budget.spend(cost)) {
     candidate = order;
     if (current != UINT64_MAX) { // the first plan is the order's own
       for (size_t k = 0; k < count; ++k)
@@ -102,6 +108,11 @@ uint64_t walk(const Problem &problem, PlanOf planOf,
 
 } // namespace
 
+ReorderBase skylineBaseFor(const Problem &problem) {
+  return LongLivedSkyline::splits(problem) ? ReorderBase::LongLivedSkyline
+                                           : ReorderBase::Skyline;
+}
+
 uint64_t improveByReordering(const Problem &problem, Solution &solution,
                              uint64_t target, SearchBudget &budget,
                              unsigned walks, ReorderBase base,
@@ -110,27 +121,35 @@ uint64_t improveByReordering(const Problem &problem, Solution &solution,
   // a million buffers): not begun when no time is left.
   if (problem.buffers.empty() || !budget.spendOk())
     return 0;
-  bool skyline = base == ReorderBase::Skyline;
+  // One placement for every walk and plan: its slots are the same for all.
+  std::optional<SkylinePlacement> skyline;
+  std::optional<LongLivedSkyline> longLived;
+  if (base == ReorderBase::Skyline)
+    skyline.emplace(problem);
+  else if (base == ReorderBase::LongLivedSkyline)
+    longLived.emplace(problem);
   std::vector<uint32_t> order;
   uint64_t arena = UINT64_MAX, calls = 0;
   if (state && !state->order.empty()) {
     order = state->order;
     arena = state->arena;
+  } else if (skyline) {
+    order = orderByLifetimeThenSize(problem);
+  } else if (longLived) {
+    order = longLived->defaultPriority();
   } else {
-    order =
-        skyline ? orderByLifetimeThenSize(problem) : orderByConflicts(problem);
+    order = orderByConflicts(problem);
   }
   if (state)
     calls = state->calls++;
-  // One placement for every walk and plan: its slots are the same for all.
-  std::optional<SkylinePlacement> placement;
-  if (skyline)
-    placement.emplace(problem);
   auto planOf = [&](const std::vector<uint32_t> &candidate,
                     const std::function<bool()> &expired) {
-    return placement ? placement->place(candidate, expired)
-                     : placeInOrder(problem, candidate, expired,
-                                    OffsetPlacement::Fit::First);
+    if (skyline)
+      return skyline->place(candidate, expired);
+    if (longLived)
+      return longLived->place(candidate, expired);
+    return placeInOrder(problem, candidate, expired,
+                        OffsetPlacement::Fit::First);
   };
   // Each walk's order and arena; runIndependentWalks numbers the walks in
   // the seed's high half.

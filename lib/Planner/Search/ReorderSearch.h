@@ -16,6 +16,8 @@
 // (SkylinePlacement.h) with the order as priority, from the skyline's own
 // (longest-lived first), or first-fit plans in the order, from greedy by
 // conflicts'; the search picks the base whose unperturbed plan is smaller.
+// On large traces the skyline's base orders only the long-lived buffers
+// and the others go into the gaps they leave (LongLivedSkyline.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,7 +36,15 @@ namespace memplan {
 enum class ReorderBase {
   Skyline,             ///< skyline plans; the skyline's priority
   FirstFitByConflicts, ///< first fit in the order; greedy by conflicts'
+  /// LongLivedSkyline.h: the skyline of the long-lived buffers in the order
+  /// (the skyline's priority), first fit of the others in their gaps; on
+  /// problems it splits (LongLivedSkyline::splits), in place of Skyline.
+  LongLivedSkyline,
 };
+
+/// The base for a problem whose skyline plan is the smaller start:
+/// LongLivedSkyline where that placement splits the problem, else Skyline.
+ReorderBase skylineBaseFor(const Problem &problem);
 
 /// A plan from a new order costs this many buffers per node of the budget.
 constexpr uint64_t kReorderBuffersPerNode = 32;

@@ -214,6 +214,8 @@ GreedyStart pickStart(const Problem &problem, const GreedyMembers &greedy,
     if (!best || arena < best->solution.arenaSize)
       best = &result;
   }
+  if (start.reorderBase == ReorderBase::Skyline)
+    start.reorderBase = skylineBaseFor(problem);
   start.naive = !best;
   start.plan = best ? std::move(*best) : planNaive(problem);
   return start;
