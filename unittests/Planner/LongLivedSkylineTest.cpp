@@ -77,7 +77,7 @@ uint64_t lowestFreeOffset(
 /// Problems with long and short lifetimes, some aligned, some empty.
 Problem mixedProblem(std::mt19937_64 &rng, size_t count) {
   RandomProblemShape shape = traceLikeShape(count);
-  shape.maxLength = 150; // of 500 positions: about a sixth are short-lived
+  shape.maxLength = 150; // of 500 positions: about a tenth are short-lived
   Problem problem = generateRandomProblem(rng, shape);
   for (size_t id = 0; id < problem.buffers.size(); id += 37)
     problem.buffers[id].size = 0;
@@ -161,7 +161,7 @@ TEST(LongLivedSkyline, SplitsOnlyLargeProblemsOfBothKinds) {
   RandomProblemShape mixed{};
   mixed.count = kLongLivedMinBuffers;
   mixed.positions = 3000;
-  mixed.maxLength = 1500; // about a tenth shorter than 150 slots
+  mixed.maxLength = 1500; // some shorter than slots / kLongLivedDivisor
   mixed.minSize = 64;
   mixed.maxSize = 1 << 20;
   Problem problem = generateRandomProblem(rng, mixed);
