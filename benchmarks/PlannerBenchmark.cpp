@@ -100,13 +100,17 @@ void registerAll() {
     int64_t maxCount;
   };
   // shared-objects scans every object per buffer: keep it to 100k buffers;
-  // the portfolio runs eight placements (on the machine's threads), to 100k
+  // the portfolio runs nine placements (on the machine's threads), to 100k
   // as well.
-  const Entry entries[] = {
-      {Algorithm::Naive, 1000000},           {Algorithm::GreedyBySize, 1000000},
-      {Algorithm::GreedyByBreadth, 1000000}, {Algorithm::BestFit, 1000000},
-      {Algorithm::FirstFitBySize, 1000000},  {Algorithm::Skyline, 1000000},
-      {Algorithm::SharedObjects, 100000},    {Algorithm::Portfolio, 100000}};
+  const Entry entries[] = {{Algorithm::Naive, 1000000},
+                           {Algorithm::GreedyBySize, 1000000},
+                           {Algorithm::GreedyByBreadth, 1000000},
+                           {Algorithm::BestFit, 1000000},
+                           {Algorithm::FirstFitBySize, 1000000},
+                           {Algorithm::Skyline, 1000000},
+                           {Algorithm::LongLivedSkyline, 1000000},
+                           {Algorithm::SharedObjects, 100000},
+                           {Algorithm::Portfolio, 100000}};
   for (Workload workload :
        {Workload::TransformerLike, Workload::Random, Workload::DenseTrace}) {
     for (const Entry &entry : entries) {

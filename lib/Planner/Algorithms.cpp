@@ -53,9 +53,15 @@ constexpr AlgorithmInfo kAlgorithms[] = {
      "from the bottom up: the lowest valley takes the longest-lived buffer "
      "that fits in it",
      [](const Problem &problem, unsigned) { return planSkyline(problem); }},
+    {Algorithm::LongLivedSkyline, "long-lived-skyline",
+     "the skyline of the buffers living 1/40 of the schedule or longer, then "
+     "the others, largest first, into the lowest gap that holds them",
+     [](const Problem &problem, unsigned) {
+       return planLongLivedSkyline(problem);
+     }},
     {Algorithm::Portfolio, "portfolio",
-     "the best of the eight greedy placements (6-7x greedy-by-size's work, "
-     "on up to eight threads)",
+     "the best of the nine greedy placements (7-8x greedy-by-size's work, "
+     "on up to nine threads)",
      [](const Problem &problem, unsigned) { return planPortfolio(problem); }},
     {Algorithm::Search, "search",
      "branch and bound from the best greedy plan, within a budget",

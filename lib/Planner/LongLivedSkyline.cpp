@@ -8,6 +8,8 @@
 
 #include "LongLivedSkyline.h"
 
+#include "memplan/Planner/GreedyAlgorithms.h"
+
 #include "BufferOrder.h"
 #include "OffsetPlacement.h"
 #include "TimeAxis.h"
@@ -64,6 +66,25 @@ std::vector<uint32_t> shortLivedBySizeOf(const Problem &problem,
 }
 
 } // namespace
+
+PlanResult memplan::planLongLivedSkyline(const Problem &problem) {
+  return planLongLivedSkylineUntil(problem, {});
+}
+
+PlanResult
+memplan::planLongLivedSkylineUntil(const Problem &problem,
+                                   const std::function<bool()> &expired) {
+  if (std::string error = checkProblem(problem); !error.empty())
+    return {{}, error};
+  // As in placeCheckedInOrder: the set-up below reads no clock.
+  if (pastDeadline(expired))
+    return {{}, kOutOfTime};
+  LongLivedSkyline placement(problem);
+  if (pastDeadline(expired))
+    return {{}, kOutOfTime};
+  return keepNoWorseThanNaive(
+      problem, placement.place(placement.defaultPriority(), expired));
+}
 
 LongLivedSkyline::LongLivedSkyline(const Problem &problem)
     : problem(problem), longLived(longLivedOf(problem)),

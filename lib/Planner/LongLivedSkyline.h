@@ -4,8 +4,10 @@
 // See the LICENSE file at the root of the repository.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Internal to the planner: a plan in two parts, for the search's
-// reorderings on large traces. The buffers whose lifetimes cover at least
+// Internal to the planner: a plan in two parts, the `long-lived-skyline`
+// algorithm and the base of the search's reorderings on large traces
+// (ReorderSearch.h) with priorities of theirs. The buffers whose lifetimes
+// cover at least
 // 1 / kLongLivedDivisor of the time slots get the skyline placement
 // (SkylinePlacement.h) in a priority of the caller's; then every other
 // buffer, largest first, goes into the lowest gap among them that holds it

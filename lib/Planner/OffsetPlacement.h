@@ -186,6 +186,8 @@ PlanResult planFirstFitByConflictsUntil(const Problem &problem,
                                         unsigned threads = 1);
 PlanResult planSkylineUntil(const Problem &problem,
                             const std::function<bool()> &expired);
+PlanResult planLongLivedSkylineUntil(const Problem &problem,
+                                     const std::function<bool()> &expired);
 
 /// `result`, or the naive layout if that one is smaller: offset algorithms
 /// never do worse than no reuse.

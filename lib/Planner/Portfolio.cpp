@@ -9,8 +9,9 @@
 // the smaller heap, TFLite tries greedy-by-size and greedy-by-breadth. No
 // order wins everywhere (docs/benchmarks.md: the skyline, lifetime or first
 // fit by conflicts on dense traces, conflicts on random and transformer-like
-// schedules), so `portfolio` runs the eight placements (five orders into the
-// best gap, two into the lowest, and the skyline) and keeps the smallest
+// schedules), so `portfolio` runs the nine placements (five orders into the
+// best gap, two into the lowest, the skyline and the long-lived skyline)
+// and keeps the smallest
 // arena, at the sum of their costs in work; the members are independent, so
 // they run side by side on up to `threads` threads, and which one wins does not
 // depend on how.
@@ -30,7 +31,8 @@ PlanResult memplan::planPortfolio(const Problem &problem, unsigned threads) {
       Algorithm::GreedyBySize,        Algorithm::BestFit,
       Algorithm::GreedyByBreadth,     Algorithm::GreedyByLifetime,
       Algorithm::GreedyByConflicts,   Algorithm::FirstFitBySize,
-      Algorithm::FirstFitByConflicts, Algorithm::Skyline};
+      Algorithm::FirstFitByConflicts, Algorithm::Skyline,
+      Algorithm::LongLivedSkyline};
   constexpr size_t kCount = std::size(kMembers);
   std::vector<PlanResult> results(kCount);
   runInParallel(kCount, threads,

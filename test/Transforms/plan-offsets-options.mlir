@@ -11,6 +11,7 @@
 // RUN: memplan-opt %s --plan-offsets="algorithm=first-fit-by-size in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
 // RUN: memplan-opt %s --plan-offsets="algorithm=first-fit-by-conflicts in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=CONFLICTS
 // RUN: memplan-opt %s --plan-offsets="algorithm=skyline in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
+// RUN: memplan-opt %s --plan-offsets="algorithm=long-lived-skyline in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
 // RUN: memplan-opt %s --plan-offsets="algorithm=portfolio in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=GREEDY
 // RUN: memplan-opt %s --plan-offsets="algorithm=portfolio in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=PORTFOLIO
 // RUN: memplan-opt %s --plan-offsets="alignment=4096 in-place=false results-in-caller-buffers=false" 2>&1 | FileCheck %s --check-prefix=ALIGN4096

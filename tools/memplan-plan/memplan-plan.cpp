@@ -78,7 +78,7 @@ static llvm::cl::opt<unsigned> searchThreads(
                    "uses up to 2, the neighbourhood search (1,000 buffers or "
                    "more) one walk per thread (default 0: the machine's "
                    "hardware threads; with a node budget, 1); portfolio: its "
-                   "eight members side by side on as many; the placements "
+                   "nine members side by side on as many; the placements "
                    "into the smallest gap: their walks over thousands of "
                    "buffers live at once shared by as many (at most the "
                    "machine's), with the same plan"),

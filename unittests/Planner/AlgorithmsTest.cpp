@@ -244,7 +244,7 @@ TEST(Algorithms, NamesRoundTrip) {
   EXPECT_EQ(parseAlgorithm("search"), Algorithm::Search);
   EXPECT_FALSE(parseAlgorithm("greedy").has_value());
   // Every algorithm is listed once, with a description for --help.
-  EXPECT_EQ(std::size(kAllAlgorithms), 12u);
+  EXPECT_EQ(std::size(kAllAlgorithms), 13u);
   for (Algorithm algorithm : kAllAlgorithms)
     EXPECT_FALSE(getAlgorithmDescription(algorithm).empty());
 }

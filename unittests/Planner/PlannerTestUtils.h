@@ -48,7 +48,8 @@ inline constexpr Algorithm kGreedyPlacements[] = {
     Algorithm::GreedyBySize,        Algorithm::BestFit,
     Algorithm::GreedyByBreadth,     Algorithm::GreedyByLifetime,
     Algorithm::GreedyByConflicts,   Algorithm::FirstFitBySize,
-    Algorithm::FirstFitByConflicts, Algorithm::Skyline};
+    Algorithm::FirstFitByConflicts, Algorithm::Skyline,
+    Algorithm::LongLivedSkyline};
 
 /// The algorithms that run without a budget (the search has its own tests):
 /// every one but the search, so that a new algorithm is tested here too.

@@ -32,7 +32,8 @@ enum class Algorithm {
   FirstFitBySize,      ///< greedy-by-size's order, the lowest gap that fits
   FirstFitByConflicts, ///< greedy-by-conflicts' order, the lowest gap
   Skyline,             ///< the lowest valley takes the longest that fits
-  Portfolio,           ///< the best of the eight greedy placements above
+  LongLivedSkyline,    ///< the skyline of the long-lived, first fit the rest
+  Portfolio,           ///< the best of the nine greedy placements above
   Search,              ///< the greedy plans improved within a budget
 };
 
@@ -47,6 +48,7 @@ constexpr Algorithm kAllAlgorithms[] = {Algorithm::Naive,
                                         Algorithm::FirstFitBySize,
                                         Algorithm::FirstFitByConflicts,
                                         Algorithm::Skyline,
+                                        Algorithm::LongLivedSkyline,
                                         Algorithm::Portfolio,
                                         Algorithm::Search};
 

@@ -54,10 +54,20 @@ PlanResult planFirstFitByConflicts(const Problem &problem,
 /// buffer goes into a gap below the skyline.
 PlanResult planSkyline(const Problem &problem);
 
+/// The skyline (above) of the long-lived buffers, those whose lifetimes
+/// cover at least 1/40 of the time slots (the distinct start and end
+/// positions), then every other buffer, largest first (ties: the longer
+/// lifetime, the earlier start, the lower index), at the lowest aligned
+/// offset where it overlaps no placed buffer live with it (first fit): the
+/// short-lived buffers fill the space the skyline gives up below its top
+/// instead of raising its valleys.
+PlanResult planLongLivedSkyline(const Problem &problem);
+
 /// Greedy-by-size, best-fit, greedy-by-breadth, greedy-by-lifetime,
-/// greedy-by-conflicts, first-fit-by-size, first-fit-by-conflicts and the
-/// skyline, the smallest arena kept (ties: the earlier in that order); the
-/// solution's `portfolio` says which won and what each gave. The eight run
+/// greedy-by-conflicts, first-fit-by-size, first-fit-by-conflicts, the
+/// skyline and the long-lived skyline, the smallest arena kept (ties: the
+/// earlier in that order); the solution's `portfolio` says which won and
+/// what each gave. The nine run
 /// side by side on up to `threads` threads (0: the machine's hardware
 /// threads; each holds its own placement structure), with the same result on
 /// any number.

@@ -136,7 +136,8 @@ struct GreedyMember {
 };
 
 /// The greedy members for `problem`, in the order ties go to, and which of
-/// them is the fallback.
+/// them is the fallback. On large problems the skylines run first (cheap,
+/// and the best starts on dense traces), then the others.
 struct GreedyMembers {
   llvm::SmallVector<GreedyMember, 8> members;
   size_t fallback = 0;
@@ -154,13 +155,17 @@ GreedyMembers greedyMembers(const Problem &problem) {
   size_t placed = llvm::count_if(
       problem.buffers, [](const Buffer &buffer) { return buffer.size; });
   if (placed >= kNeighbourhoodMinBuffers) {
-    greedy.members.append({{oneThread<planGreedyByLifetimeUntil>, 2},
-                           {oneThread<planGreedyByConflictsUntil>, 4},
-                           {oneThread<planFirstFitBySizeUntil>, 5},
-                           {oneThread<planFirstFitByConflictsUntil>, 3,
-                            ReorderBase::FirstFitByConflicts},
-                           {planSkylineUntil, 0, ReorderBase::Skyline}});
-    greedy.members[0].runRank = 1;
+    greedy.members[0].runRank = 2;
+    greedy.members[1].runRank = 7;
+    greedy.members[2].runRank = 8;
+    greedy.members.append(
+        {{oneThread<planGreedyByLifetimeUntil>, 3},
+         {oneThread<planGreedyByConflictsUntil>, 5},
+         {oneThread<planFirstFitBySizeUntil>, 6},
+         {oneThread<planFirstFitByConflictsUntil>, 4,
+          ReorderBase::FirstFitByConflicts},
+         {planLongLivedSkylineUntil, 1, ReorderBase::LongLivedSkyline},
+         {planSkylineUntil, 0, ReorderBase::Skyline}});
     greedy.fallback = greedy.members.size() - 1;
     greedy.othersShare = 0.25;
   }
@@ -187,9 +192,12 @@ unsigned searchThreads(const SearchOptions &options) {
 /// The start from the members' results (a member that did not run or
 /// finish has an error): the smallest arena, ties to the earlier member,
 /// the naive layout if none finished; the fallback's error if the problem
-/// is bad or overflows. The reorderings' base is that of the smaller of the
-/// skyline's and first fit by conflicts' plans (ties: the skyline, whose
-/// plans cost less).
+/// is bad or overflows. The reorderings' base is that of the smallest of the
+/// skyline's, the long-lived skyline's and first fit by conflicts' plans
+/// (ties: the skylines, whose plans cost less); where a skyline's plan is
+/// the smallest, the long-lived skyline where it splits the problem, else
+/// the skyline (skylineBaseFor: on smaller problems, whole skyline plans
+/// did better, docs/benchmarks.md).
 GreedyStart pickStart(const Problem &problem, const GreedyMembers &greedy,
                       std::vector<PlanResult> &results) {
   GreedyStart start;
@@ -206,15 +214,16 @@ GreedyStart pickStart(const Problem &problem, const GreedyMembers &greedy,
       continue;
     uint64_t arena = result.solution.arenaSize;
     if (std::optional<ReorderBase> base = greedy.members[member].reorderBase;
-        base && (!baseArena || arena < *baseArena ||
-                 (arena == *baseArena && *base == ReorderBase::Skyline))) {
+        base &&
+        (!baseArena || arena < *baseArena ||
+         (arena == *baseArena && *base != ReorderBase::FirstFitByConflicts))) {
       baseArena = arena;
       start.reorderBase = *base;
     }
     if (!best || arena < best->solution.arenaSize)
       best = &result;
   }
-  if (start.reorderBase == ReorderBase::Skyline)
+  if (start.reorderBase != ReorderBase::FirstFitByConflicts)
     start.reorderBase = skylineBaseFor(problem);
   start.naive = !best;
   start.plan = best ? std::move(*best) : planNaive(problem);
@@ -266,7 +275,15 @@ GreedyStart bestGreedy(const Problem &problem, SearchClock::time_point started,
     return std::chrono::duration<double>(SearchClock::now() - started).count();
   };
   double fallbackTook = elapsed();
-  for (size_t member = 0; fallback.ok() && member < results.size(); ++member) {
+  // The others in increasing run rank, as side by side.
+  llvm::SmallVector<size_t, 8> runOrder(results.size());
+  std::iota(runOrder.begin(), runOrder.end(), 0);
+  llvm::stable_sort(runOrder, [&](size_t a, size_t b) {
+    return greedy.members[a].runRank < greedy.members[b].runRank;
+  });
+  for (size_t member : runOrder) {
+    if (!fallback.ok())
+      break;
     if (member == greedy.fallback)
       continue;
     if (greedy.fallback == 0) {
