@@ -19,8 +19,8 @@
 // inside it rises to its neighbour). Placed by the skyline, each
 // short-lived buffer raises a valley instead; placed afterwards, it fills
 // one. With plans of this kind the search's walks (ReorderSearch.h) closed
-// 52 % of the gap from the best greedy plan to the lower bound in 10 s at
-// 10,000 buffers and 46-48 % at 60,000, against 39-42 % and 21 % with whole
+// 52 % of the gap from the skyline's plan to the lower bound in 10 s at
+// 10,000 buffers and 46-48 % at 60,000, against 35-42 % and 21 % with whole
 // skyline plans. The divisor is measured, not derived: with 20 those were
 // 57 % and 38 %, and lifetimes of 1/60 to 1/40 of the schedule did best at
 // 60,000 buffers, 1/40 to 1/20 at 10,000. At 1,000 buffers whole skyline

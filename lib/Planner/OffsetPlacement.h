@@ -126,8 +126,9 @@ PlanResult placeInOrder(const Problem &problem,
                         OffsetPlacement::Fit fit = OffsetPlacement::Fit::Best,
                         unsigned threads = 1);
 
-/// placeInOrder with `placement` (of `problem`, nothing placed yet), for a
-/// caller that read its slots to make the order (greedy by breadth).
+/// placeInOrder with `placement` (of `problem`), for a caller that read its
+/// slots to make the order (greedy by breadth) or placed some buffers
+/// already (placeAt: they stay where they are; the long-lived skyline).
 PlanResult
 placeInOrderWith(OffsetPlacement &placement, const Problem &problem,
                  std::vector<uint32_t> order,

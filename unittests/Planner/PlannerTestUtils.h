@@ -40,7 +40,7 @@ inline Solution planAndValidate(const Problem &problem, Algorithm algorithm) {
   return result.solution;
 }
 
-/// The eight greedy placements that the portfolio keeps the best of, and
+/// The nine greedy placements that the portfolio keeps the best of, and
 /// that the search starts from on problems of 1,000 buffers or more, in the
 /// order ties go to. Written here, apart from the library's own lists, so
 /// that a member the library drops fails the tests that use it.

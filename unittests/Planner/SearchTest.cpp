@@ -171,9 +171,10 @@ TEST(Search, NeverWorseThanGreedy) {
   }
 }
 
-// From 1,000 buffers the start is the best of eight members (the skyline
+// From 1,000 buffers the start is the best of nine members (the skyline
 // among them, as the fallback), one after the other or side by side. Long
-// lifetimes over 1,500 positions make the skyline the best on some.
+// lifetimes over 1,500 positions make the skyline the best on some, and
+// the long-lived skyline on others.
 TEST(Search, LargeProblemsStartFromTheBestGreedyMember) {
   std::mt19937_64 rng(2026112402);
   int skylineBest = 0, longLivedBest = 0;

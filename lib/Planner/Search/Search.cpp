@@ -98,9 +98,10 @@ constexpr uint64_t kFirstTurnNodes = 16384;
 /// the skyline as fallback, each stopped at a quarter (on large problems the
 /// budget is the search's). On problems where the neighbourhood search
 /// runs, the temporal and conflict orders, the two first-fit placements and
-/// the skyline are tried too (on the trace family they start it 2-7 % of
-/// the lower bound lower, the skyline up to half of the gap lower at 10,000
-/// buffers and more: docs/benchmarks.md); elsewhere the exact search needs
+/// the two skylines are tried too (on the trace family they start it 2-7 %
+/// of the lower bound lower, the skyline up to half of the gap lower at
+/// 10,000 buffers and more, the long-lived skyline lower still on most:
+/// docs/benchmarks.md); elsewhere the exact search needs
 /// no better start, and its results stay as they were. With `threads`
 /// above one they run side by side (bestGreedySideBySide), otherwise one
 /// after the other, the fallback first.
