@@ -154,14 +154,7 @@ TEST(Algorithms, GreedyByBreadthPacksTheWidestPositionFirst) {
 /// equal ones first), and at each the buffers live there not yet placed, by
 /// decreasing size, then index.
 std::vector<uint32_t> greedyByBreadthOrderAsDescribed(const Problem &problem) {
-  std::vector<int64_t> positions;
-  for (const Buffer &buffer : problem.buffers) {
-    positions.push_back(buffer.start);
-    positions.push_back(buffer.end);
-  }
-  std::sort(positions.begin(), positions.end());
-  positions.erase(std::unique(positions.begin(), positions.end()),
-                  positions.end());
+  std::vector<int64_t> positions = sortedPositions(problem);
   auto covers = [&](const Buffer &buffer, size_t slot) {
     return buffer.start <= positions[slot] && positions[slot + 1] <= buffer.end;
   };

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LongLivedSkyline.h"
+#include "PlannerTestUtils.h"
 #include "ProblemGenerators.h"
 #include "SkylinePlacement.h"
 #include "memplan/Planner/GreedyAlgorithms.h"
@@ -26,20 +27,14 @@
 #include <random>
 
 using namespace memplan;
+using namespace memplan::test;
 
 namespace {
 
 /// Which buffers take space and live at least slots / kLongLivedDivisor
 /// slots, the slots being the distinct positions.
 std::vector<bool> longLivedHere(const Problem &problem) {
-  std::vector<int64_t> positions;
-  for (const Buffer &buffer : problem.buffers) {
-    positions.push_back(buffer.start);
-    positions.push_back(buffer.end);
-  }
-  std::sort(positions.begin(), positions.end());
-  positions.erase(std::unique(positions.begin(), positions.end()),
-                  positions.end());
+  std::vector<int64_t> positions = sortedPositions(problem);
   auto slot = [&](int64_t position) {
     return size_t(
         std::lower_bound(positions.begin(), positions.end(), position) -

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -30,6 +31,20 @@ inline Problem makeProblem(
 }
 
 /// Plans with `algorithm`, and checks the plan with the validator.
+/// The distinct start and end positions of `problem`'s buffers, sorted:
+/// the time slots of the references the tests compare the planner with.
+inline std::vector<int64_t> sortedPositions(const Problem &problem) {
+  std::vector<int64_t> positions;
+  for (const Buffer &buffer : problem.buffers) {
+    positions.push_back(buffer.start);
+    positions.push_back(buffer.end);
+  }
+  std::sort(positions.begin(), positions.end());
+  positions.erase(std::unique(positions.begin(), positions.end()),
+                  positions.end());
+  return positions;
+}
+
 inline Solution planAndValidate(const Problem &problem, Algorithm algorithm) {
   PlanResult result = plan(problem, algorithm);
   EXPECT_TRUE(result.ok()) << result.error;

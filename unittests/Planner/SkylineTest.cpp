@@ -30,14 +30,7 @@ namespace {
 /// The skyline plan, by its definition, in O(n * slots) per step.
 std::vector<uint64_t> referenceSkyline(const Problem &problem) {
   const std::vector<Buffer> &buffers = problem.buffers;
-  std::vector<int64_t> positions;
-  for (const Buffer &buffer : buffers) {
-    positions.push_back(buffer.start);
-    positions.push_back(buffer.end);
-  }
-  std::sort(positions.begin(), positions.end());
-  positions.erase(std::unique(positions.begin(), positions.end()),
-                  positions.end());
+  std::vector<int64_t> positions = sortedPositions(problem);
   auto slot = [&](int64_t position) {
     return size_t(
         std::lower_bound(positions.begin(), positions.end(), position) -
