@@ -140,7 +140,7 @@ struct GreedyMember {
 /// them is the fallback. On large problems the skylines run first (cheap,
 /// and the best starts on dense traces), then the others.
 struct GreedyMembers {
-  llvm::SmallVector<GreedyMember, 8> members;
+  llvm::SmallVector<GreedyMember, 9> members;
   size_t fallback = 0;
   /// When the members other than the fallback stop, as a share of the
   /// budget.
@@ -171,6 +171,16 @@ GreedyMembers greedyMembers(const Problem &problem) {
     greedy.othersShare = 0.25;
   }
   return greedy;
+}
+
+/// The members' indices by increasing run rank (ties: the earlier member).
+llvm::SmallVector<size_t, 9> runOrderOf(const GreedyMembers &greedy) {
+  llvm::SmallVector<size_t, 9> order(greedy.members.size());
+  std::iota(order.begin(), order.end(), 0);
+  llvm::stable_sort(order, [&](size_t a, size_t b) {
+    return greedy.members[a].runRank < greedy.members[b].runRank;
+  });
+  return order;
 }
 
 SearchClock::time_point after(SearchClock::time_point started, double seconds) {
@@ -239,12 +249,8 @@ GreedyStart bestGreedySideBySide(const Problem &problem,
                                  SearchClock::time_point started,
                                  double seconds, unsigned threads) {
   GreedyMembers greedy = greedyMembers(problem);
-  llvm::SmallVector<GreedyMember, 8> &members = greedy.members;
-  llvm::SmallVector<size_t, 8> runOrder(members.size());
-  std::iota(runOrder.begin(), runOrder.end(), 0);
-  llvm::sort(runOrder, [&](size_t a, size_t b) {
-    return members[a].runRank < members[b].runRank;
-  });
+  llvm::SmallVector<GreedyMember, 9> &members = greedy.members;
+  llvm::SmallVector<size_t, 9> runOrder = runOrderOf(greedy);
   std::vector<PlanResult> results(members.size());
   SearchClock::time_point deadline = after(started, seconds),
                           othersStop =
@@ -276,13 +282,8 @@ GreedyStart bestGreedy(const Problem &problem, SearchClock::time_point started,
     return std::chrono::duration<double>(SearchClock::now() - started).count();
   };
   double fallbackTook = elapsed();
-  // The others in increasing run rank, as side by side.
-  llvm::SmallVector<size_t, 8> runOrder(results.size());
-  std::iota(runOrder.begin(), runOrder.end(), 0);
-  llvm::stable_sort(runOrder, [&](size_t a, size_t b) {
-    return greedy.members[a].runRank < greedy.members[b].runRank;
-  });
-  for (size_t member : runOrder) {
+  // The others in the order they start in side by side.
+  for (size_t member : runOrderOf(greedy)) {
     if (!fallback.ok())
       break;
     if (member == greedy.fallback)
