@@ -60,7 +60,7 @@ constexpr AlgorithmInfo kAlgorithms[] = {
        return planLongLivedSkyline(problem);
      }},
     {Algorithm::Portfolio, "portfolio",
-     "the best of the nine greedy placements (7-8x greedy-by-size's work, "
+     "the best of the nine greedy placements (about 10x greedy-by-size's work, "
      "on up to nine threads)",
      [](const Problem &problem, unsigned) { return planPortfolio(problem); }},
     {Algorithm::Search, "search",
