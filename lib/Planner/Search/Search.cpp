@@ -150,15 +150,14 @@ struct GreedyMembers {
 GreedyMembers greedyMembers(const Problem &problem) {
   GreedyMembers greedy;
   // On one thread each: the search runs its starting plans side by side.
-  greedy.members = {{oneThread<planGreedyBySizeUntil>, 0},
-                    {oneThread<planBestFitUntil>, 6},
-                    {oneThread<planGreedyByBreadthUntil>, 7}};
+  // The run ranks are those of the large problems' nine; on smaller ones
+  // only the three's order among themselves counts.
+  greedy.members = {{oneThread<planGreedyBySizeUntil>, 2},
+                    {oneThread<planBestFitUntil>, 7},
+                    {oneThread<planGreedyByBreadthUntil>, 8}};
   size_t placed = llvm::count_if(
       problem.buffers, [](const Buffer &buffer) { return buffer.size; });
   if (placed >= kNeighbourhoodMinBuffers) {
-    greedy.members[0].runRank = 2;
-    greedy.members[1].runRank = 7;
-    greedy.members[2].runRank = 8;
     greedy.members.append(
         {{oneThread<planGreedyByLifetimeUntil>, 3},
          {oneThread<planGreedyByConflictsUntil>, 5},
@@ -234,7 +233,9 @@ GreedyStart pickStart(const Problem &problem, const GreedyMembers &greedy,
     if (!best || arena < best->solution.arenaSize)
       best = &result;
   }
-  if (start.reorderBase != ReorderBase::FirstFitByConflicts)
+  // Only where a member with a base finished (large problems): the split
+  // reads the whole time axis, and the reorderings run nowhere else.
+  if (baseArena && start.reorderBase != ReorderBase::FirstFitByConflicts)
     start.reorderBase = skylineBaseFor(problem);
   start.naive = !best;
   start.plan = best ? std::move(*best) : planNaive(problem);
