@@ -70,6 +70,11 @@ config.substitutions.append(("%mlir_cmake_dir", config.mlir_cmake_dir))
 config.substitutions.append(("%memplan_obj_root", config.memplan_obj_root))
 config.substitutions.append(("%runtime_include", config.runtime_include))
 config.substitutions.append(("%runtime_host_lib", config.runtime_host_lib))
+# The benchmark programs (not in the sanitizer build): their test runs a
+# small instance of what docs/benchmarks.md records.
+if config.benchmarks_enabled:
+    config.available_features.add("benchmarks")
+    llvm_config.add_tool_substitutions(["memplan-search-benchmark"], tool_dirs)
 if config.cuda_enabled:
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", config.nvcc))
