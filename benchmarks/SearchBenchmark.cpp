@@ -72,12 +72,17 @@ int runTraces(const std::vector<size_t> &counts, int instances, double seconds,
     for (int seed = 1; seed <= instances; ++seed) {
       Problem problem = bench::denseTrace(count, uint64_t(seed));
       uint64_t bound = computeLowerBound(problem);
-      PlanResult greedy = planPortfolio(problem, threads);
       std::string what =
           "trace " + std::to_string(count) + " seed " + std::to_string(seed);
+      PlanResult greedy = planPortfolio(problem, threads);
+      if (!greedy.ok()) {
+        std::fprintf(stderr, "no greedy plan for %s: %s\n", what.c_str(),
+                     greedy.error.c_str());
+        return 1;
+      }
       std::optional<PlanResult> searched =
           searchChecked(problem, seconds, threads, what.c_str());
-      if (!greedy.ok() || !searched)
+      if (!searched)
         return 1;
       uint64_t start = greedy.solution.arenaSize;
       uint64_t final = searched->solution.arenaSize;

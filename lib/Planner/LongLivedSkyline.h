@@ -7,11 +7,10 @@
 // Internal to the planner: a plan in two parts, the `long-lived-skyline`
 // algorithm and the base of the search's reorderings on large traces
 // (ReorderSearch.h) with priorities of theirs. The buffers whose lifetimes
-// cover at least
-// 1 / kLongLivedDivisor of the time slots get the skyline placement
-// (SkylinePlacement.h) in a priority of the caller's; then every other
-// buffer, largest first, goes into the lowest gap among them that holds it
-// (first fit, OffsetPlacement.h).
+// cover at least 1 / kLongLivedDivisor of the time slots get the skyline
+// placement (SkylinePlacement.h) in a priority of the caller's; then every
+// other buffer, largest first, goes into the lowest gap among them that
+// holds it (first fit, OffsetPlacement.h).
 //
 // Why: on the trace family of docs/benchmarks.md, the arena of a skyline
 // plan is set by its long-lived buffers, and most short-lived ones fit into

@@ -11,10 +11,9 @@
 // fit by conflicts on dense traces, conflicts on random and transformer-like
 // schedules), so `portfolio` runs the nine placements (five orders into the
 // best gap, two into the lowest, the skyline and the long-lived skyline)
-// and keeps the smallest
-// arena, at the sum of their costs in work; the members are independent, so
-// they run side by side on up to `threads` threads, and which one wins does not
-// depend on how.
+// and keeps the smallest arena, at the sum of their costs in work; the
+// members are independent, so they run side by side on up to `threads`
+// threads, and which one wins does not depend on how.
 //
 //===----------------------------------------------------------------------===//
 

@@ -30,7 +30,6 @@ inline Problem makeProblem(
   return problem;
 }
 
-/// Plans with `algorithm`, and checks the plan with the validator.
 /// The distinct start and end positions of `problem`'s buffers, sorted:
 /// the time slots of the references the tests compare the planner with.
 inline std::vector<int64_t> sortedPositions(const Problem &problem) {
@@ -45,6 +44,7 @@ inline std::vector<int64_t> sortedPositions(const Problem &problem) {
   return positions;
 }
 
+/// Plans with `algorithm`, and checks the plan with the validator.
 inline Solution planAndValidate(const Problem &problem, Algorithm algorithm) {
   PlanResult result = plan(problem, algorithm);
   EXPECT_TRUE(result.ok()) << result.error;

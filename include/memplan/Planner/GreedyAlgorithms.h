@@ -67,10 +67,9 @@ PlanResult planLongLivedSkyline(const Problem &problem);
 /// greedy-by-conflicts, first-fit-by-size, first-fit-by-conflicts, the
 /// skyline and the long-lived skyline, the smallest arena kept (ties: the
 /// earlier in that order); the solution's `portfolio` says which won and
-/// what each gave. The nine run
-/// side by side on up to `threads` threads (0: the machine's hardware
-/// threads; each holds its own placement structure), with the same result on
-/// any number.
+/// what each gave. The nine run side by side on up to `threads` threads
+/// (0: the machine's hardware threads; each holds its own placement
+/// structure), with the same result on any number.
 PlanResult planPortfolio(const Problem &problem, unsigned threads = 0);
 
 } // namespace memplan
