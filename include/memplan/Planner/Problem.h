@@ -61,8 +61,8 @@ struct SearchSummary {
   bool capacityImpossible = false; ///< capacity mode: proven not to fit
   uint64_t nodes = 0;              ///< search nodes visited
   /// Problems of 1,000 buffers or more: steps of the neighbourhood search
-  /// (moves around the top, and greedy plans from perturbed orders; counted
-  /// in `nodes` too) that lowered the arena.
+  /// (moves around the top, greedy plans from perturbed orders, and rounds
+  /// of jostling; counted in `nodes` too) that lowered the arena.
   uint64_t neighbourhoodImprovements = 0;
   /// Plans the search found that the validator refused (and that were not
   /// returned): always 0 unless the search has a bug.

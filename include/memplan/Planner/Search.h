@@ -7,9 +7,10 @@
 // Starts from the best of the greedy offset algorithms and searches for a
 // smaller arena by branch and bound over canonical placements (see
 // lib/Planner/Search/SkylineSearch.cpp) and, on problems of 1,000 buffers or
-// more, by moves around the arena's top (NeighbourhoodSearch.cpp), within a
-// wall-clock budget and a deterministic node limit. Also answers capacity
-// questions: does a plan fit in N bytes?
+// more, by moves around the arena's top (NeighbourhoodSearch.cpp), greedy
+// plans from perturbed orders (ReorderSearch.cpp) and, last, jostling
+// (Jostle.cpp), within a wall-clock budget and a deterministic node limit.
+// Also answers capacity questions: does a plan fit in N bytes?
 //
 //===----------------------------------------------------------------------===//
 
