@@ -237,6 +237,39 @@ TEST(Search, CapacityMode) {
   EXPECT_TRUE(impossible.search->capacityImpossible);
 }
 
+// Capacity mode on problems of 1,000 buffers or more, where the steps before
+// the jostling share nine tenths of the budget and the jostling runs last
+// (Search.cpp): a capacity below the greedy plan's arena that the search
+// reaches is met, within the nodes, the same plan again; one below the lower
+// bound is proven impossible at once, the jostling skipped, and the best
+// plan still returned.
+TEST(Search, CapacityModeOnLargeProblems) {
+  std::mt19937_64 rng(2026120206);
+  for (int round = 0; round < 3; ++round) {
+    Problem problem =
+        generateRandomProblem(rng, traceLikeShape(1000 + 300 * round));
+    SearchOptions options;
+    options.seconds = 600;
+    options.nodeLimit = 1000;
+    Solution minimised = search(problem, options);
+    ASSERT_LT(minimised.arenaSize, minimised.search->startArena)
+        << "round " << round;
+
+    options.capacity = minimised.search->startArena - 1;
+    Solution met = search(problem, options);
+    EXPECT_TRUE(met.search->capacityMet) << "round " << round;
+    EXPECT_LE(met.arenaSize, *options.capacity);
+    EXPECT_LE(met.search->nodes, options.nodeLimit);
+    EXPECT_EQ(search(problem, options).offsets, met.offsets);
+
+    options.capacity = computeLowerBound(problem) - 1;
+    Solution impossible = search(problem, options);
+    EXPECT_FALSE(impossible.search->capacityMet);
+    EXPECT_TRUE(impossible.search->capacityImpossible) << "round " << round;
+    EXPECT_EQ(impossible.arenaSize, impossible.search->startArena);
+  }
+}
+
 /// Problems for the exhaustive solver: `count` buffers over 6 positions,
 /// lifetimes of up to 4, sizes 1 to `maxSize`; every `alignedEvery`-th
 /// buffer aligned to 2^0 to 2^`maxShift` (none where `alignedEvery` is 0).
