@@ -142,7 +142,8 @@ TEST(Jostle, StopsWhenARoundChangesNothing) {
 }
 
 // At the target, with less than a round's first placement, or where a size
-// rounded up to its alignment would overflow: unchanged, nothing spent.
+// rounded up to its alignment, or a top with it, would overflow: unchanged,
+// nothing spent.
 TEST(Jostle, LeavesThePlanAloneWhenItCannotRun) {
   std::mt19937_64 rng(5);
   Problem problem = generateRandomProblem(rng, traceLikeShape(200));
@@ -170,4 +171,16 @@ TEST(Jostle, LeavesThePlanAloneWhenItCannotRun) {
   EXPECT_EQ(improveByJostling(huge, hugePlan, 0, enough), 0u);
   EXPECT_EQ(hugePlan.offsets, (std::vector<uint64_t>{0, 0}));
   EXPECT_EQ(enough.nodes, 0u);
+
+  // Each size rounds up within 2^64, but the second buffer's top would not:
+  // 2^63 + 2^63.
+  Problem rounded;
+  rounded.buffers = {{uint64_t(1) << 63, 0, 2, 1},
+                     {(uint64_t(1) << 63) - 1, 0, 2, 1024}};
+  Solution roundedPlan = solutionOf(rounded, {0, uint64_t(1) << 63});
+  ASSERT_FALSE(validateSolution(rounded, roundedPlan));
+  SearchBudget some = nodeBudget(roundsWorth(rounded, 5));
+  EXPECT_EQ(improveByJostling(rounded, roundedPlan, 0, some), 0u);
+  EXPECT_EQ(roundedPlan.offsets, (std::vector<uint64_t>{0, uint64_t(1) << 63}));
+  EXPECT_EQ(some.nodes, 0u);
 }

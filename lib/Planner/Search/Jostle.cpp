@@ -77,9 +77,15 @@ std::optional<uint64_t> ceilingOf(const Problem &problem,
                                   const std::vector<uint64_t> &offsets,
                                   uint64_t alignment) {
   uint64_t top = 0;
-  for (size_t i = 0; i < offsets.size(); ++i)
-    if (problem.buffers[i].size)
-      top = std::max(top, offsets[i] + problem.buffers[i].size);
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    uint64_t size = problem.buffers[i].size;
+    if (!size)
+      continue;
+    // A size rounded up can take a plan's top past 2^64.
+    if (offsets[i] > UINT64_MAX - size)
+      return std::nullopt;
+    top = std::max(top, offsets[i] + size);
+  }
   return alignUp(top, alignment);
 }
 
