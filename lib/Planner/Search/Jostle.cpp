@@ -12,7 +12,10 @@
 // from the top is the same on the plan turned upside down: offsets measured
 // down from a ceiling (the arena rounded up to the largest alignment), sizes
 // rounded up to their alignments, so that an offset turned back is aligned
-// too. What a round changes is which buffers come first: the pass from the
+// too. (With rounded sizes a plan can overlap itself where a buffer of a
+// smaller alignment sits in the padding of one of a larger: then that pass
+// may end higher; the best plan is kept apart, so the result never is.)
+// What a round changes is which buffers come first: the pass from the
 // top orders them by their tops, the pass from the bottom by their new
 // offsets, and a buffer that a pass cannot lower keeps its place while those
 // around it move into the space the other pass freed. (Of two buffers live
