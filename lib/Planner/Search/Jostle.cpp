@@ -37,10 +37,10 @@
 #include "Jostle.h"
 
 #include "OffsetPlacement.h"
+#include "RadixSort.h"
 #include "ReorderSearch.h"
 
 #include <algorithm>
-#include <numeric>
 #include <optional>
 #include <vector>
 
@@ -48,13 +48,23 @@ namespace memplan {
 
 namespace {
 
-/// The buffer indices by `key`, ties by index.
+/// The buffer indices by `key`, ties by index (a stable radix sort of the
+/// entries in index order; each entry holds its key, so the sort reads
+/// neighbouring memory).
 std::vector<uint32_t> orderBy(const std::vector<uint64_t> &key) {
-  std::vector<uint32_t> order(key.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return key[a] < key[b] || (key[a] == key[b] && a < b);
-  });
+  struct Entry {
+    uint64_t key;
+    uint32_t index;
+  };
+  std::vector<Entry> entries;
+  entries.reserve(key.size());
+  for (size_t index = 0; index < key.size(); ++index)
+    entries.push_back({key[index], static_cast<uint32_t>(index)});
+  radixSort(entries, [](const Entry &entry) { return entry.key; });
+  std::vector<uint32_t> order;
+  order.reserve(entries.size());
+  for (const Entry &entry : entries)
+    order.push_back(entry.index);
   return order;
 }
 
