@@ -17,32 +17,24 @@
 #include "Jostle.h"
 #include "OffsetPlacement.h"
 #include "ProblemGenerators.h"
-#include "ReorderSearch.h"
 #include "SearchBudget.h"
+#include "SearchBudgetTestUtils.h"
 #include "memplan/Planner/GreedyAlgorithms.h"
 #include "memplan/Planner/Validator.h"
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstdint>
 #include <random>
 
 using namespace memplan;
+using memplan::test::nodeBudget;
 
 namespace {
 
-SearchBudget nodeBudget(uint64_t nodes) {
-  SearchBudget budget;
-  budget.deadline = SearchClock::now() + std::chrono::seconds(600);
-  budget.nodeLimit = nodes;
-  return budget;
-}
-
 /// `rounds` rounds' worth of nodes for `problem` (two placements each).
 uint64_t roundsWorth(const Problem &problem, uint64_t rounds) {
-  return 2 * rounds *
-         std::max<uint64_t>(1, problem.buffers.size() / kReorderBuffersPerNode);
+  return test::plansWorth(problem, 2 * rounds);
 }
 
 Solution solutionOf(const Problem &problem, std::vector<uint64_t> offsets) {

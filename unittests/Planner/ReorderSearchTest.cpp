@@ -19,6 +19,7 @@
 #include "OffsetPlacement.h"
 #include "ProblemGenerators.h"
 #include "SearchBudget.h"
+#include "SearchBudgetTestUtils.h"
 #include "SkylinePlacement.h"
 #include "memplan/Planner/GreedyAlgorithms.h"
 #include "memplan/Planner/Validator.h"
@@ -26,11 +27,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <random>
 #include <string>
 
 using namespace memplan;
+using memplan::test::nodeBudget;
+using memplan::test::plansWorth;
 
 namespace {
 
@@ -38,13 +40,6 @@ namespace {
 /// over four orders of magnitude, half of them aligned up to 256 bytes).
 Problem traceLikeProblem(std::mt19937_64 &rng, size_t count) {
   return generateRandomProblem(rng, traceLikeShape(count));
-}
-
-SearchBudget nodeBudget(uint64_t nodes) {
-  SearchBudget budget;
-  budget.deadline = SearchClock::now() + std::chrono::seconds(600);
-  budget.nodeLimit = nodes;
-  return budget;
 }
 
 /// Each base with the greedy algorithm whose plan is its first.
@@ -71,12 +66,6 @@ const char *nameOf(ReorderBase base) {
     return "long-lived skyline";
   }
   return "?";
-}
-
-/// `plans` plans' worth of nodes for `problem`.
-uint64_t plansWorth(const Problem &problem, uint64_t plans) {
-  return plans *
-         std::max<uint64_t>(1, problem.buffers.size() / kReorderBuffersPerNode);
 }
 
 } // namespace
