@@ -45,9 +45,12 @@ TEST(Search, MatchesAnExhaustiveSolverOnSmallProblems) {
     Solution solution = search(problem, options);
     EXPECT_EQ(solution.arenaSize, optimum) << "seed " << seed;
     EXPECT_TRUE(solution.search->provenOptimal) << "seed " << seed;
-    belowGreedy += solution.arenaSize < solution.search->startArena;
+    belowGreedy +=
+        solution.arenaSize < planGreedyBySize(problem).solution.arenaSize;
   }
-  // The search does real work: greedy misses the optimum on some of these.
+  // The problems are not all easy: greedy by size misses the optimum on
+  // some of these. (The search's start, the best of the portfolio's nine,
+  // misses it on two; elsewhere the search's work is the proof.)
   EXPECT_GT(belowGreedy, 20) << belowGreedy;
 }
 
@@ -154,21 +157,57 @@ TEST(Search, BranchesWhereTheSkylineIsMostConstrained) {
   EXPECT_LT(solution.search->nodes, 20000u);
 }
 
+/// The smallest arena of the portfolio's members, each plan validated.
+uint64_t bestGreedyArena(const Problem &problem) {
+  uint64_t best = UINT64_MAX;
+  for (Algorithm member : kGreedyPlacements)
+    best = std::min(best, planAndValidate(problem, member).arenaSize);
+  return best;
+}
+
+// The start is the best of the portfolio's nine members at every size, so
+// the search never returns more than Algorithm::Portfolio would: on small
+// random problems, and on small trace-like ones (mixed alignments, long
+// lifetimes), where the exact search rarely lowers its start and a start
+// from greedy by size, best fit and greedy by breadth alone ended above the
+// portfolio's plan.
 TEST(Search, NeverWorseThanGreedy) {
   SearchOptions options;
   options.nodeLimit = 2000;
   options.seconds = 30;
-  for (uint64_t seed = 0; seed < 100; ++seed) {
-    Problem problem = generateRandomProblem(seed, 60, 30, 10, 1000);
+  std::mt19937_64 rng(2026120207);
+  for (uint64_t seed = 0; seed < 110; ++seed) {
+    Problem problem = seed < 100
+                          ? generateRandomProblem(seed, 60, 30, 10, 1000)
+                          : generateRandomProblem(rng, traceLikeShape(200));
     Solution solution = search(problem, options);
-    uint64_t greedy =
-        std::min({planGreedyBySize(problem).solution.arenaSize,
-                  planBestFit(problem).solution.arenaSize,
-                  planGreedyByBreadth(problem).solution.arenaSize});
-    EXPECT_EQ(solution.search->startArena, greedy);
-    EXPECT_LE(solution.arenaSize, greedy);
+    uint64_t greedy = bestGreedyArena(problem);
+    EXPECT_EQ(solution.search->startArena, greedy) << "seed " << seed;
+    EXPECT_LE(solution.arenaSize, greedy) << "seed " << seed;
     EXPECT_GE(solution.arenaSize, computeLowerBound(problem));
   }
+}
+
+// Below 1,000 buffers too, where the exact search's attempt at the lower
+// bound does not decide, moves around the top, plans from perturbed orders
+// and jostling get a fifth of what is left before the bisection. On small
+// trace-like problems the exact search alone rarely lowers its start (with
+// mixed alignments there is no reduced problem, and the start is within a
+// few per cent of the bound); with them, most starts are lowered.
+TEST(Search, SmallDenseProblemsAreLoweredBelowTheirStart) {
+  std::mt19937_64 rng(2026120208);
+  int lowered = 0;
+  const int rounds = 6;
+  for (int round = 0; round < rounds; ++round) {
+    Problem problem = generateRandomProblem(rng, traceLikeShape(300));
+    SearchOptions options;
+    options.nodeLimit = 20000;
+    options.seconds = 600;
+    Solution solution = search(problem, options);
+    EXPECT_LE(solution.arenaSize, solution.search->startArena);
+    lowered += solution.arenaSize < solution.search->startArena;
+  }
+  EXPECT_GE(lowered, rounds * 2 / 3);
 }
 
 // From 1,000 buffers the start is the best of nine members (the skyline

@@ -4,12 +4,15 @@
 // See the LICENSE file at the root of the repository.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Starts from the best of the greedy offset algorithms and searches for a
+// Starts from the best of the greedy offset algorithms (the portfolio's
+// nine, so never above Algorithm::Portfolio's plan) and searches for a
 // smaller arena by branch and bound over canonical placements (see
-// lib/Planner/Search/SkylineSearch.cpp) and, on problems of 1,000 buffers or
-// more, by moves around the arena's top (NeighbourhoodSearch.cpp), greedy
-// plans from perturbed orders (ReorderSearch.cpp) and, last, jostling
-// (Jostle.cpp), within a wall-clock budget and a deterministic node limit.
+// lib/Planner/Search/SkylineSearch.cpp) and, where its attempt at the lower
+// bound does not find a plan (on problems under 1,000 buffers: runs out of
+// budget), by moves around the arena's top
+// (NeighbourhoodSearch.cpp), greedy plans from perturbed orders
+// (ReorderSearch.cpp) and jostling (Jostle.cpp), within a wall-clock budget
+// and a deterministic node limit.
 // Also answers capacity questions: does a plan fit in N bytes?
 //
 //===----------------------------------------------------------------------===//
@@ -37,7 +40,7 @@ inline bool isValidSearchSeconds(double seconds) {
 
 /// The most threads a search uses: the exact search uses at most two (the
 /// reduced and the original problem side by side), the neighbourhood search
-/// on large problems one walk per thread.
+/// one walk per thread.
 constexpr unsigned kMaxSearchThreads = 64;
 
 struct SearchOptions {
@@ -52,8 +55,8 @@ struct SearchOptions {
   /// Threads the search may use, at most kMaxSearchThreads. The exact
   /// search uses two where buffers can be merged into blocks (the reduced
   /// and the original problem side by side; otherwise they take turns on
-  /// one thread), the neighbourhood search on problems of 1,000 buffers or
-  /// more runs one independent walk per thread. 0: the machine's hardware
+  /// one thread), the neighbourhood search runs one independent walk per
+  /// thread. 0: the machine's hardware
   /// threads. With a node limit the exact search uses one thread and the
   /// neighbourhood search as many walks as `threads` says (one for 0), each
   /// with an equal share of the nodes, so that results stay reproducible.

@@ -11,11 +11,13 @@
 // capacity mode once; otherwise C = lower bound first (half of the budget),
 // then bisection between the highest capacity proven too small and the best
 // arena found, each step with a quarter of what is left. An exhausted search at
-// C proves that no plan fits in C. On problems of kNeighbourhoodMinBuffers
-// buffers or more, the first attempt gets a quarter, and moves around the
-// arena's top (NeighbourhoodSearch.h) and greedy plans from perturbed orders
-// (ReorderSearch.h) three quarters of what is left before the bisection (in
-// capacity mode, before the attempt gets the rest); from
+// C proves that no plan fits in C. Where the attempt at the lower bound does
+// not find a plan, moves around the arena's top (NeighbourhoodSearch.h) and
+// greedy plans from perturbed orders (ReorderSearch.h) come before the
+// bisection: on problems of kNeighbourhoodMinBuffers buffers or more with three
+// quarters of what is left (the first attempt gets a quarter; in capacity mode
+// they come before the attempt gets the rest), on smaller ones, where the
+// attempt ran out of budget, with a fifth, ended by jostling (Jostle.h); from
 // kReorderBesideMinBuffers buffers, where alignments leave the exact search
 // one thread, the spare threads build such plans during its attempts too.
 // On large problems the last tenth of the budget jostles the best plan
@@ -64,6 +66,15 @@ constexpr double kBisectionShare = 0.25;
 /// gets on large problems (after the attempt at the lower bound).
 constexpr double kNeighbourhoodShare = 0.75;
 
+/// The same on smaller problems. On dense traces of 300-800 buffers the
+/// exact search lowered none of its starts in 3 s, and a fifth of what was
+/// left after its attempt at the lower bound, for moves, reorderings and
+/// jostling, took the 500-buffer traces from 1.0232 to 1.0057 of the bound
+/// on average (three quarters did no better); on packed instances the plans
+/// come from the bisection that follows, so the smallest share that serves
+/// the traces leaves it the most (docs/benchmarks.md).
+constexpr double kSmallNeighbourhoodShare = 0.2;
+
 /// The share of the neighbourhood search's budget that goes to moves around
 /// the top; plans from perturbed orders get the rest (on the trace family
 /// the moves found nothing more after the reorderings, and the reorderings
@@ -74,7 +85,9 @@ constexpr double kMovesShare = 0.25;
 /// end, on large problems; the steps before it share the rest. On the trace
 /// family a tenth of 10 s lowered the plans the other steps had stopped on
 /// at every size from 2,000 buffers, and three tenths did no better
-/// (docs/benchmarks.md).
+/// (docs/benchmarks.md). On smaller problems, the same share of the
+/// neighbourhood search's (a round there takes milliseconds, and the
+/// rounds stop at a fixpoint long before).
 constexpr double kJostleShare = 0.1;
 
 /// From this many buffers, the threads the exact search leaves idle (with
@@ -105,13 +118,12 @@ constexpr uint64_t kFirstTurnNodes = 16384;
 /// quarter of the budget has not gone and as long again as greedy by size
 /// took still fits; side by side, each stopped at half of the budget. With
 /// the skyline as fallback, each stopped at a quarter (on large problems the
-/// budget is the search's). On problems where the neighbourhood search
-/// runs, the temporal and conflict orders, the two first-fit placements and
-/// the two skylines are tried too (on the trace family they start it 2-7 %
-/// of the lower bound lower, the skyline up to half of the gap lower at
+/// budget is the search's). Besides greedy by size, best fit and greedy by
+/// breadth, the temporal and conflict orders, the two first-fit placements
+/// and the two skylines are tried (on the trace family they start the search
+/// 2-7 % of the lower bound lower, the skyline up to half of the gap lower at
 /// 10,000 buffers and more, the long-lived skyline lower still on most:
-/// docs/benchmarks.md); elsewhere the exact search needs
-/// no better start, and its results stay as they were. With `threads`
+/// docs/benchmarks.md). With `threads`
 /// above one they run side by side (bestGreedySideBySide), otherwise one
 /// after the other, the fallback first.
 struct GreedyStart {
@@ -159,22 +171,23 @@ struct GreedyMembers {
 GreedyMembers greedyMembers(const Problem &problem) {
   GreedyMembers greedy;
   // On one thread each: the search runs its starting plans side by side.
-  // The run ranks are those of the large problems' nine; on smaller ones
-  // only the three's order among themselves counts.
-  greedy.members = {{oneThread<planGreedyBySizeUntil>, 2},
-                    {oneThread<planBestFitUntil>, 7},
-                    {oneThread<planGreedyByBreadthUntil>, 8}};
+  // The portfolio's nine (planPortfolio) at every size, so that the search
+  // never starts above the portfolio's plan (with three, the search ended
+  // above it on 13 of 20 traces of 100-800 buffers in 3 s).
+  greedy.members = {
+      {oneThread<planGreedyBySizeUntil>, 2},
+      {oneThread<planBestFitUntil>, 7},
+      {oneThread<planGreedyByBreadthUntil>, 8},
+      {oneThread<planGreedyByLifetimeUntil>, 3},
+      {oneThread<planGreedyByConflictsUntil>, 5},
+      {oneThread<planFirstFitBySizeUntil>, 6},
+      {oneThread<planFirstFitByConflictsUntil>, 4,
+       ReorderBase::FirstFitByConflicts},
+      {planLongLivedSkylineUntil, 1, ReorderBase::LongLivedSkyline},
+      {planSkylineUntil, 0, ReorderBase::Skyline}};
   size_t placed = llvm::count_if(
       problem.buffers, [](const Buffer &buffer) { return buffer.size; });
   if (placed >= kNeighbourhoodMinBuffers) {
-    greedy.members.append(
-        {{oneThread<planGreedyByLifetimeUntil>, 3},
-         {oneThread<planGreedyByConflictsUntil>, 5},
-         {oneThread<planFirstFitBySizeUntil>, 6},
-         {oneThread<planFirstFitByConflictsUntil>, 4,
-          ReorderBase::FirstFitByConflicts},
-         {planLongLivedSkylineUntil, 1, ReorderBase::LongLivedSkyline},
-         {planSkylineUntil, 0, ReorderBase::Skyline}});
     greedy.fallback = greedy.members.size() - 1;
     greedy.othersShare = 0.25;
   }
@@ -242,8 +255,8 @@ GreedyStart pickStart(const Problem &problem, const GreedyMembers &greedy,
     if (!best || arena < best->solution.arenaSize)
       best = &result;
   }
-  // Only where a member with a base finished (large problems): the split
-  // reads the whole time axis, and the reorderings run nowhere else.
+  // Only where a member with a base finished: the split reads the whole
+  // time axis.
   if (baseArena && start.reorderBase != ReorderBase::FirstFitByConflicts)
     start.reorderBase = skylineBaseFor(problem);
   start.naive = !best;
@@ -442,7 +455,10 @@ public:
   }
 
   /// First the lower bound itself, with half of the budget (a quarter on
-  /// large problems, followed by moves around the top); then bisect,
+  /// large problems); where that does not decide, moves around the top and
+  /// plans from perturbed orders with three quarters of what is left (on
+  /// smaller problems a fifth, its last tenth jostling, and only where the
+  /// attempt ran out of budget); then bisect,
   /// each step with a quarter of what is left. A step out of budget gives up
   /// the capacities up to its own (not proven infeasible) and goes on above
   /// it, so that one hard capacity does not take all that is left. When the
@@ -498,15 +514,23 @@ private:
     bool decided = steps();
     budget.deadline = whole.deadline;
     budget.nodeLimit = whole.nodeLimit;
+    if (!decided)
+      jostle(target, 1.0);
+    return decided;
+  }
+
+  /// Jostles the best plan (Jostle.h) towards `target` (or the proven
+  /// bound) with `fraction` of what is left of the budget, until a round
+  /// changes nothing.
+  void jostle(uint64_t target, double fraction) {
     target = std::max(target, provenLow);
-    if (!decided && result.solution.arenaSize > target && budget.spendOk())
+    if (result.solution.arenaSize > target && budget.spendOk())
       improveWith(
           [](const Problem &problem, Solution &plan, uint64_t target,
              SearchBudget &share, unsigned) {
             return improveByJostling(problem, plan, target, share);
           },
-          target, 1.0);
-    return decided;
+          target, fraction);
   }
 
   /// minimise() before the jostling.
@@ -519,8 +543,20 @@ private:
     if (first == SearchOutcome::Infeasible)
       ++low;
     provenLow = std::max(provenLow, low);
-    if (first != SearchOutcome::Found)
-      moveAroundTheTop(low, kNeighbourhoodShare);
+    if (first != SearchOutcome::Found) {
+      if (large()) {
+        moveAroundTheTop(low, kNeighbourhoodShare);
+      } else if (first == SearchOutcome::OutOfBudget) {
+        // Only where the exact search struggles: where it exhausted the
+        // lower bound, the bisection mostly decides quickly too (small
+        // problems with mixed alignments: milliseconds), and moves would
+        // take their whole share of the budget first. The last tenth of
+        // the neighbourhood search's share jostles.
+        moveAroundTheTop(low, kSmallNeighbourhoodShare * (1 - kJostleShare));
+        jostle(low, kSmallNeighbourhoodShare * kJostleShare /
+                        (1 - kSmallNeighbourhoodShare * (1 - kJostleShare)));
+      }
+    }
     while (first != SearchOutcome::Found && budget.spendOk()) {
       if (low >= result.solution.arenaSize) {
         if (provenLow >= result.solution.arenaSize)
@@ -558,13 +594,13 @@ private:
     return noteImpossible(attempt(capacity, 1.0), capacity);
   }
 
-  /// On large problems, with `fraction` of what is left of the budget,
-  /// until the arena reaches `target`: moves around the top of the best plan
+  /// With `fraction` of what is left of the budget, until the arena reaches
+  /// `target`: moves around the top of the best plan
   /// (a quarter), then plans from perturbed orders on `reorderBase` (the
   /// rest).
   /// Each result is validated before it replaces the best plan.
   void moveAroundTheTop(uint64_t target, double fraction) {
-    if (!large() || result.solution.arenaSize <= target || !budget.spendOk())
+    if (result.solution.arenaSize <= target || !budget.spendOk())
       return;
     double movesFraction = fraction * kMovesShare;
     improveWith(improveByNeighbourhoods, target, movesFraction);
