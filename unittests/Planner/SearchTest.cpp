@@ -189,7 +189,7 @@ TEST(Search, NeverWorseThanGreedy) {
 }
 
 // Below 1,000 buffers too, where the exact search's attempt at the lower
-// bound does not decide, moves around the top, plans from perturbed orders
+// bound runs out of budget, moves around the top, plans from perturbed orders
 // and jostling get a fifth of what is left before the bisection. On small
 // trace-like problems the exact search alone rarely lowers its start (with
 // mixed alignments there is no reduced problem, and the start is within a

@@ -455,7 +455,7 @@ public:
   }
 
   /// First the lower bound itself, with half of the budget (a quarter on
-  /// large problems); where that does not decide, moves around the top and
+  /// large problems); where that finds no plan, moves around the top and
   /// plans from perturbed orders with three quarters of what is left (on
   /// smaller problems a fifth, its last tenth jostling, and only where the
   /// attempt ran out of budget); then bisect,
