@@ -7,7 +7,7 @@
 // The vector walk. The portable walk's cost is a chain through the cursor,
 // one neighbour at a time (a dependent maximum and a rarely taken test, about
 // seven cycles each on the trace family, docs/benchmarks.md). Here a block's
-// eight lanes, each a run of consecutive entries (OffsetOrderedList.h), are
+// 16 lanes, each a run of consecutive entries (OffsetOrderedList.h), are
 // followed at once, in two passes over the block's rows:
 //
 //  1. which entries meet the buffer, and each lane's highest top among them;
@@ -16,17 +16,32 @@
 //  2. row by row, every entry's gap from its lane's cursor, tested against
 //     the search's best so far, and the lanes' cursors raised by the row.
 //
+// Both passes read the block's near offsets and tops: distances from its
+// base plus 2^31, in 32 bits, exact in a block that is not wide
+// (OffsetOrderedList.h; a wide one is walked on its exact values). The
+// cursor enters a block exactly where it lies less than 2^31 bytes below
+// the base; further below, it enters as 0, so that the gaps it opens are
+// taken short, but still of at least 2^31 bytes, more than any buffer the
+// vector walk places (larger ones take the portable walk): such a gap
+// passes the test wherever the exact one would, and the search, fed exact
+// offsets and cursors, decides.
+//
 // Where the test passes for some entry (a few percent of the blocks), the
 // block's candidates go to the search in offset order with their cursors,
 // and it decides as the portable walk would have: the best only falls, so
 // an entry that fails against the block's starting best fails at its turn.
 //
 // The project builds for baseline x86-64, so the walk is compiled for
-// AVX-512 on its own (a function attribute) and chosen at run time.
+// AVX-512 on its own (a function attribute) and chosen at run time. Its 16
+// lanes of 32 bits took a sixth less time per entry than eight lanes of
+// AVX2 on the same blocks (docs/benchmarks.md): as many operations a row,
+// on twice the entries.
 //
 //===----------------------------------------------------------------------===//
 
 #include "GapWalk.h"
+
+#include "llvm/Support/Compiler.h"
 
 #include <algorithm>
 
@@ -52,6 +67,7 @@ using namespace memplan;
 namespace {
 
 using Block = OffsetOrderedList::Block;
+using Exact = OffsetOrderedList::Exact;
 
 /// The portable walk over the blocks at positions [begin, end).
 void walkPortably(const OffsetOrderedList &list, size_t begin, size_t end,
@@ -69,176 +85,257 @@ void walkPortably(const OffsetOrderedList &list, size_t begin, size_t end,
 
 #define MEMPLAN_AVX512 __attribute__((target("avx512f")))
 
-/// One row of pass 2: the entries of `row` that meet the buffer (`meets`)
-/// and whose gaps from their lanes' `cursors` pass the test against the
-/// best (size <= gap < best as gap - size < `bound`); `cursors` is then
-/// raised by the row's meeting entries.
-MEMPLAN_AVX512 inline __mmask8 testRow(const Block &block, uint32_t row,
-                                       __mmask8 meets, __m512i size,
-                                       __m512i bound, __m512i &cursors) {
-  __m512i offsets = _mm512_load_si512(block.offset + row * Block::kLanes);
-  __m512i gaps = _mm512_sub_epi64(offsets, _mm512_min_epu64(offsets, cursors));
-  __mmask8 passes =
-      _mm512_mask_cmplt_epu64_mask(meets, _mm512_sub_epi64(gaps, size), bound);
-  cursors =
-      _mm512_mask_max_epu64(cursors, meets, cursors,
-                            _mm512_load_si512(block.top + row * Block::kLanes));
-  return passes;
+using RowMask = Block::RowMask;
+
+/// Whether the vector walk can place a buffer of `size` bytes: a gap
+/// within a block that is not wide is below 2^31 bytes.
+bool vectorPlaces(uint64_t size) { return size < Block::kBias; }
+
+/// What the walk knows of a buffer: its slots and size, as vectors.
+struct Query {
+  __m512i first, last, size;
+};
+
+MEMPLAN_AVX512 inline Query queryFor(uint32_t first, uint32_t last,
+                                     uint64_t size) {
+  return {_mm512_set1_epi32(static_cast<int32_t>(first)),
+          _mm512_set1_epi32(static_cast<int32_t>(last)),
+          _mm512_set1_epi32(static_cast<int32_t>(size))};
 }
 
-/// Gives the search, in offset order, the entries of `block` whose gaps
-/// pass the test against its best, each with its cursor; `cursors` holds
-/// each lane's cursor at its first entry. False once the search is decided.
-MEMPLAN_AVX512 bool decideBlock(const Block &block, const uint8_t *rowMasks,
-                                __m512i cursors, GapSearch &search) {
-  alignas(64) uint64_t slotCursors[Block::kCapacity];
-  alignas(16) uint8_t rowCandidates[Block::kMaxRows] = {};
-  const __m512i size = _mm512_set1_epi64(search.size);
-  const __m512i bound = _mm512_set1_epi64(search.bestGap - search.size);
-  for (uint32_t row = 0; row < block.rows; ++row) {
-    _mm512_store_si512(slotCursors + row * Block::kLanes, cursors);
-    rowCandidates[row] =
-        testRow(block, row, rowMasks[row], size, bound, cursors);
-  }
-  return OffsetOrderedList::forEachInOffsetOrder(
-      rowCandidates, [&](uint32_t slot) {
-        if (search.consider(block.offset[slot], slotCursors[slot]))
-          return true;
-        search.cursor = slotCursors[slot]; // where the portable walk stops
-        return false;
-      });
-}
-
-/// Pass 1 over `block`: which of its entries meet [first, last) (as
-/// `rowMasks`), two rows (16 entries' slots) per compare, and each lane's
-/// highest top among them (returned); `meetsAny` whether any does. A row
-/// past the block's holds zeros and meets nothing.
-MEMPLAN_AVX512 inline __m512i firstPass(const Block &block, __m512i firstQuery,
-                                        __m512i lastQuery,
-                                        uint8_t (&rowMasks)[Block::kMaxRows],
-                                        uint32_t &meetsAny) {
-  // The masks as an array of known length, not a pointer: GCC then unrolls
-  // the loops over the rows, as it did before the passes were split out
-  // (with a pointer it did not, and the walk looked 5-10 % slower).
+/// Pass 1 over `block`: which of its entries meet the buffer (`meets`, one
+/// mask per row) and each lane's highest near top among them (returned);
+/// `meetsAny` whether any does. A row past the block's holds zeros and
+/// meets nothing.
+MEMPLAN_AVX512 inline __m512i firstPass(const Block &block, const Query &query,
+                                        RowMask (&meets)[Block::kMaxRows],
+                                        bool &meetsAny) {
   __m512i laneTops = _mm512_setzero_si512();
-  meetsAny = 0;
-  for (uint32_t row = 0; row < block.rows; row += 2) {
+  uint32_t any = 0;
+  for (uint32_t row = 0; row < block.rows; ++row) {
     uint32_t at = row * Block::kLanes;
-    __mmask16 meets = _mm512_mask_cmplt_epu32_mask(
-        _mm512_cmpgt_epu32_mask(_mm512_load_si512(block.last + at), firstQuery),
-        _mm512_load_si512(block.first + at), lastQuery);
-    rowMasks[row] = static_cast<uint8_t>(meets);
-    rowMasks[row + 1] = static_cast<uint8_t>(meets >> 8);
-    meetsAny |= meets;
-    laneTops =
-        _mm512_mask_max_epu64(laneTops, static_cast<__mmask8>(meets), laneTops,
-                              _mm512_load_si512(block.top + at));
-    laneTops = _mm512_mask_max_epu64(
-        laneTops, static_cast<__mmask8>(meets >> 8), laneTops,
-        _mm512_load_si512(block.top + at + Block::kLanes));
+    __mmask16 meet = _mm512_mask_cmplt_epu32_mask(
+        _mm512_cmpgt_epu32_mask(_mm512_load_si512(block.last + at),
+                                query.first),
+        _mm512_load_si512(block.first + at), query.last);
+    meets[row] = meet;
+    any |= meet;
+    laneTops = _mm512_mask_max_epu32(laneTops, meet, laneTops,
+                                     _mm512_load_si512(block.nearTop + at));
   }
+  for (uint32_t row = block.rows; row < Block::kMaxRows; ++row)
+    meets[row] = 0;
+  meetsAny = any != 0;
   return laneTops;
 }
 
-/// Pass 2 over `block`, whose entries meeting the buffer `rowMasks` marks
-/// and whose lanes' highest tops among them are `laneTops`: the search
-/// decides on the block's candidates, if any (`bound` follows its best),
-/// and `cursor` (in every lane) rises past the block. False once the
-/// search is decided.
-MEMPLAN_AVX512 inline bool
-secondPass(const Block &block, const uint8_t (&rowMasks)[Block::kMaxRows],
-           __m512i laneTops, __m512i size, __m512i &bound, __m512i &cursor,
-           GapSearch &search) {
+/// The highest top among the entries of a block that `meets` marks (at
+/// least one), the highest of whose near tops is `highest`; `exact` the
+/// block's exact values where it is wide (its near tops are then capped).
+inline uint64_t highestTop(const Block &block, const Exact *exact,
+                           const RowMask (&meets)[Block::kMaxRows],
+                           uint32_t highest) {
+  if (LLVM_LIKELY(!exact))
+    return block.far(highest);
+  uint64_t top = 0;
+  OffsetOrderedList::forEachInOffsetOrder(meets, [&](uint32_t slot) {
+    top = std::max(top, exact->top[slot]);
+    return true;
+  });
+  return top;
+}
+
+/// The highest near top of `laneTops`' lanes; in `inclusive` each lane's
+/// highest among it and the lanes before it.
+MEMPLAN_AVX512 inline uint32_t prefixMaxima(__m512i laneTops,
+                                            __m512i &inclusive) {
   const __m512i zero = _mm512_setzero_si512();
-  // upTo[l]: the highest top in lanes 0..l; each lane's cursor at its
-  // first entry is that of the lanes before it, or the walk's cursor.
   __m512i upTo =
-      _mm512_max_epu64(laneTops, _mm512_alignr_epi64(laneTops, zero, 7));
-  upTo = _mm512_max_epu64(upTo, _mm512_alignr_epi64(upTo, zero, 6));
-  upTo = _mm512_max_epu64(upTo, _mm512_alignr_epi64(upTo, zero, 4));
-  const __m512i cursors =
-      _mm512_max_epu64(_mm512_alignr_epi64(upTo, zero, 7), cursor);
+      _mm512_max_epu32(laneTops, _mm512_alignr_epi32(laneTops, zero, 15));
+  upTo = _mm512_max_epu32(upTo, _mm512_alignr_epi32(upTo, zero, 14));
+  upTo = _mm512_max_epu32(upTo, _mm512_alignr_epi32(upTo, zero, 12));
+  upTo = _mm512_max_epu32(upTo, _mm512_alignr_epi32(upTo, zero, 8));
+  inclusive = upTo;
+  return static_cast<uint32_t>(
+      _mm_extract_epi32(_mm512_extracti32x4_epi32(upTo, 3), 3));
+}
+
+/// `value`'s near form in a block of base `base`, capped at 0 below (the
+/// cursor far below the block) and at 2^32 - 1 above.
+inline uint32_t nearCursor(uint64_t value, uint64_t base) {
+  if (value >= base)
+    return Block::near(value, base);
+  uint64_t below = base - value;
+  return below >= Block::kBias ? 0
+                               : static_cast<uint32_t>(Block::kBias - below);
+}
+
+/// The test's bound for the search's best so far: a near gap g passes where
+/// g - size, as a 32-bit number, is below the result (size <= g < best, as
+/// GapSearch::consider tests it; g is below 2^32, so a best beyond that is
+/// no bound).
+MEMPLAN_AVX512 inline __m512i boundFor(const GapSearch &search) {
+  uint64_t bound = std::min<uint64_t>(search.bestGap - search.size,
+                                      (uint64_t(1) << 32) - search.size);
+  return _mm512_set1_epi32(static_cast<int32_t>(bound));
+}
+
+/// One row of pass 2: the entries of `row` that meet the buffer (`meets`)
+/// and whose near gaps from their lanes' `cursors` pass the test against
+/// `bound`; `cursors` is then raised by the row's meeting entries.
+MEMPLAN_AVX512 inline __mmask16 testRow(const Block &block, uint32_t row,
+                                        __mmask16 meets, const Query &query,
+                                        __m512i bound, __m512i &cursors) {
+  uint32_t at = row * Block::kLanes;
+  __m512i offsets = _mm512_load_si512(block.nearOffset + at);
+  __m512i gaps = _mm512_sub_epi32(offsets, _mm512_min_epu32(offsets, cursors));
+  __mmask16 passes = _mm512_mask_cmplt_epu32_mask(
+      meets, _mm512_sub_epi32(gaps, query.size), bound);
+  cursors = _mm512_mask_max_epu32(cursors, meets, cursors,
+                                  _mm512_load_si512(block.nearTop + at));
+  return passes;
+}
+
+/// A wide block, on its exact values: the entries `meets` marks, visited
+/// in offset order from `cursor`, which rises past them. False once the
+/// search is decided (its cursor then where it stopped).
+bool walkExactly(const Exact &exact, const RowMask (&meets)[Block::kMaxRows],
+                 uint64_t &cursor, GapSearch &search) {
+  search.cursor = cursor;
+  bool going =
+      OffsetOrderedList::forEachInOffsetOrder(meets, [&](uint32_t slot) {
+        return search.visit(exact.offset[slot], exact.top[slot]);
+      });
+  cursor = search.cursor;
+  return going;
+}
+
+/// Pass 2 over `block`, whose meeting entries `meets` marks and whose
+/// lanes' highest near tops are `laneTops`, from `cursor` (exact) at its
+/// first entry: the search decides on the block's candidates, if any
+/// (`bound` follows its best), and `cursor` rises past the block. False
+/// once the search is decided (its cursor then where it stopped).
+MEMPLAN_AVX512 LLVM_ATTRIBUTE_ALWAYS_INLINE bool
+secondPass(const Block &block, const Exact *exact,
+           const RowMask (&meets)[Block::kMaxRows], __m512i laneTops,
+           const Query &query, __m512i &bound, uint64_t &cursor,
+           GapSearch &search) {
+  if (LLVM_UNLIKELY(exact != nullptr)) {
+    if (!walkExactly(*exact, meets, cursor, search))
+      return false;
+    bound = boundFor(search);
+    return true;
+  }
+  __m512i upTo;
+  uint32_t highest = prefixMaxima(laneTops, upTo);
+  const uint32_t entering = nearCursor(cursor, block.base);
+  // Each lane's cursor at its first entry: that of the lanes before it, or
+  // the walk's.
+  const __m512i laneCursors =
+      _mm512_max_epu32(_mm512_alignr_epi32(upTo, _mm512_setzero_si512(), 15),
+                       _mm512_set1_epi32(static_cast<int32_t>(entering)));
 
   // Row by row, each entry's gap from its lane's cursor, tested against
-  // the best so far, and the lanes' cursors raised by the row.
-  __m512i laneCursors = cursors;
-  __mmask8 candidates = 0;
+  // the best so far, and the lanes' cursors raised by the row. Nothing is
+  // stored: few blocks hold a candidate, and those are gone over again.
+  __m512i cursors = laneCursors;
+  uint32_t anyCandidate = 0;
   for (uint32_t row = 0; row < block.rows; ++row)
-    candidates |= testRow(block, row, rowMasks[row], size, bound, laneCursors);
-  if (candidates) {
-    if (!decideBlock(block, rowMasks, cursors, search))
+    anyCandidate |= testRow(block, row, meets[row], query, bound, cursors);
+  if (LLVM_UNLIKELY(anyCandidate != 0)) {
+    // Again, keeping each row's candidates and each entry's cursor.
+    alignas(64) uint32_t slotCursors[Block::kCapacity];
+    RowMask rows[Block::kMaxRows] = {};
+    cursors = laneCursors;
+    for (uint32_t row = 0; row < block.rows; ++row) {
+      _mm512_store_si512(slotCursors + row * Block::kLanes, cursors);
+      rows[row] = testRow(block, row, meets[row], query, bound, cursors);
+    }
+    const uint64_t in = cursor;
+    bool going =
+        OffsetOrderedList::forEachInOffsetOrder(rows, [&](uint32_t slot) {
+          uint32_t near = slotCursors[slot];
+          // No top raised it: the walk's cursor, exact even where it
+          // entered capped.
+          uint64_t at = near <= entering ? in : block.far(near);
+          if (search.consider(block.far(block.nearOffset[slot]), at))
+            return true;
+          search.cursor = at; // where the portable walk stops
+          return false;
+        });
+    if (!going)
       return false;
-    bound = _mm512_set1_epi64(search.bestGap - search.size);
+    bound = boundFor(search);
   }
-  cursor = _mm512_max_epu64(
-      cursor,
-      _mm512_permutexvar_epi64(_mm512_set1_epi64(Block::kLanes - 1), upTo));
+  cursor = std::max(cursor, highestTop(block, exact, meets, highest));
   return true;
 }
 
-MEMPLAN_AVX512 void walkEightLanes(const OffsetOrderedList &list,
-                                   uint32_t first, uint32_t last,
-                                   GapSearch &search) {
-  const __m512i firstQuery = _mm512_set1_epi32(static_cast<int32_t>(first));
-  const __m512i lastQuery = _mm512_set1_epi32(static_cast<int32_t>(last));
-  const __m512i size = _mm512_set1_epi64(search.size);
-  __m512i bound = _mm512_set1_epi64(search.bestGap - search.size);
-  __m512i cursor = _mm512_set1_epi64(search.cursor); // in every lane
-  for (size_t position = 0, blocks = list.blockCount(); position < blocks;
-       ++position) {
+/// The blocks at positions [begin, end) of `list`, walked from the
+/// search's cursor.
+MEMPLAN_AVX512 void walkBlocks(const OffsetOrderedList &list, size_t begin,
+                               size_t end, uint32_t first, uint32_t last,
+                               GapSearch &search) {
+  const Query query = queryFor(first, last, search.size);
+  __m512i bound = boundFor(search);
+  uint64_t cursor = search.cursor;
+  for (size_t position = begin; position < end; ++position) {
     const Block &block = list.block(position);
-    alignas(16) uint8_t rowMasks[Block::kMaxRows];
-    uint32_t meetsAny;
-    __m512i laneTops =
-        firstPass(block, firstQuery, lastQuery, rowMasks, meetsAny);
-    if (meetsAny &&
-        !secondPass(block, rowMasks, laneTops, size, bound, cursor, search))
+    RowMask meets[Block::kMaxRows];
+    bool meetsAny;
+    __m512i laneTops = firstPass(block, query, meets, meetsAny);
+    if (meetsAny && !secondPass(block, list.exactOf(block), meets, laneTops,
+                                query, bound, cursor, search))
       return;
   }
-  search.cursor =
-      static_cast<uint64_t>(_mm_cvtsi128_si64(_mm512_castsi512_si128(cursor)));
+  search.cursor = cursor;
 }
 
 /// SplitGapWalk's first pass over blocks [begin, end), keeping each block's
-/// masks and lanes' tops in `kept`; the highest top among them.
-MEMPLAN_AVX512 uint64_t firstPassEightLanes(const OffsetOrderedList &list,
-                                            size_t begin, size_t end,
-                                            uint32_t first, uint32_t last,
-                                            SplitGapWalk::Kept *kept) {
-  const __m512i firstQuery = _mm512_set1_epi32(static_cast<int32_t>(first));
-  const __m512i lastQuery = _mm512_set1_epi32(static_cast<int32_t>(last));
-  __m512i rangeTop = _mm512_setzero_si512();
+/// lanes' highest near tops and rows' masks in `kept`: the highest top
+/// among their entries that meet [first, last).
+MEMPLAN_AVX512 uint64_t firstPassKeeping(const OffsetOrderedList &list,
+                                         size_t begin, size_t end,
+                                         uint32_t first, uint32_t last,
+                                         SplitGapWalk::Kept *kept) {
+  const Query query = queryFor(first, last, 0);
+  uint64_t top = 0;
   for (size_t position = begin; position < end; ++position) {
-    SplitGapWalk::Kept &block = kept[position - begin];
-    uint32_t meetsAny;
-    __m512i laneTops = firstPass(list.block(position), firstQuery, lastQuery,
-                                 block.rowMasks, meetsAny);
-    block.meets = meetsAny != 0;
-    _mm512_store_si512(block.laneTops, laneTops);
-    rangeTop = _mm512_max_epu64(rangeTop, laneTops);
+    const Block &block = list.block(position);
+    SplitGapWalk::Kept &keep = kept[position - begin];
+    bool meetsAny;
+    __m512i laneTops = firstPass(block, query, keep.rowMasks, meetsAny);
+    keep.meets = meetsAny;
+    if (!meetsAny)
+      continue;
+    _mm512_store_si512(keep.laneTops, laneTops);
+    __m512i upTo;
+    top = std::max(top, highestTop(block, list.exactOf(block), keep.rowMasks,
+                                   prefixMaxima(laneTops, upTo)));
   }
-  alignas(64) uint64_t tops[Block::kLanes];
-  _mm512_store_si512(tops, rangeTop);
-  return *std::max_element(tops, tops + Block::kLanes);
+  return top;
 }
 
-/// SplitGapWalk's second pass over blocks [begin, end).
-MEMPLAN_AVX512 void secondPassEightLanes(const OffsetOrderedList &list,
-                                         size_t begin, size_t end,
-                                         const SplitGapWalk::Kept *kept,
-                                         GapSearch &search) {
-  const __m512i size = _mm512_set1_epi64(search.size);
-  __m512i bound = _mm512_set1_epi64(search.bestGap - search.size);
-  __m512i cursor = _mm512_set1_epi64(search.cursor);
+/// SplitGapWalk's second pass over blocks [begin, end), from what the first
+/// kept.
+MEMPLAN_AVX512 void secondPassKept(const OffsetOrderedList &list, size_t begin,
+                                   size_t end, const SplitGapWalk::Kept *kept,
+                                   uint32_t first, uint32_t last,
+                                   GapSearch &search) {
+  const Query query = queryFor(first, last, search.size);
+  __m512i bound = boundFor(search);
+  uint64_t cursor = search.cursor;
   for (size_t position = begin; position < end; ++position) {
-    const SplitGapWalk::Kept &block = kept[position - begin];
-    if (block.meets && !secondPass(list.block(position), block.rowMasks,
-                                   _mm512_load_si512(block.laneTops), size,
-                                   bound, cursor, search))
+    const SplitGapWalk::Kept &keep = kept[position - begin];
+    if (!keep.meets)
+      continue;
+    const Block &block = list.block(position);
+    if (!secondPass(block, list.exactOf(block), keep.rowMasks,
+                    _mm512_load_si512(keep.laneTops), query, bound, cursor,
+                    search))
       return;
   }
-  search.cursor =
-      static_cast<uint64_t>(_mm_cvtsi128_si64(_mm512_castsi512_si128(cursor)));
+  search.cursor = cursor;
 }
 
 #endif // MEMPLAN_VECTOR_GAP_WALK
@@ -257,8 +354,8 @@ bool memplan::hasVectorGapWalk() {
 void memplan::walkGaps(const OffsetOrderedList &list, uint32_t first,
                        uint32_t last, GapSearch &search, bool vector) {
 #if MEMPLAN_VECTOR_GAP_WALK
-  if (vector && hasVectorGapWalk()) {
-    walkEightLanes(list, first, last, search);
+  if (vector && hasVectorGapWalk() && vectorPlaces(search.size)) {
+    walkBlocks(list, 0, list.blockCount(), first, last, search);
     return;
   }
 #endif
@@ -279,7 +376,7 @@ uint64_t SplitGapWalk::firstPass(const OffsetOrderedList &list, size_t begin,
     vector_ = true;
     if (kept.size() < end - begin)
       kept.resize(end - begin);
-    return firstPassEightLanes(list, begin, end, first, last, kept.data());
+    return firstPassKeeping(list, begin, end, first, last, kept.data());
   }
 #endif
   (void)vector;
@@ -294,8 +391,8 @@ uint64_t SplitGapWalk::firstPass(const OffsetOrderedList &list, size_t begin,
 
 void SplitGapWalk::secondPass(GapSearch &search) const {
 #if MEMPLAN_VECTOR_GAP_WALK
-  if (vector_) {
-    secondPassEightLanes(*list_, begin_, end_, kept.data(), search);
+  if (vector_ && vectorPlaces(search.size)) {
+    secondPassKept(*list_, begin_, end_, kept.data(), first_, last_, search);
     return;
   }
 #endif

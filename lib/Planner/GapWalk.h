@@ -7,10 +7,11 @@
 // Internal to the planner. Feeds a GapSearch the entries of an
 // OffsetOrderedList that meet a buffer's slots, in offset order: the
 // portable walk visits each of them; the vector walk (x86-64 with AVX-512,
-// chosen at run time) follows the eight lanes of a block at once, computes
-// every entry's gap, and gives the search only the entries whose gaps could
-// change its result, with the cursor the portable walk would have had at
-// them. Both leave the search in the same state (GapWalkTest).
+// chosen at run time) follows the 16 lanes of a block at once on the
+// block's 32-bit near offsets and tops, computes every entry's gap, and
+// gives the search only the entries whose gaps could change its result,
+// with the cursor the portable walk would have had at them. Both leave the
+// search in the same state (GapWalkTest).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,16 +38,17 @@ void walkGaps(const OffsetOrderedList &list, uint32_t first, uint32_t last,
 /// the buffer and the highest top among them, which is the cursor at the
 /// next range's start; the second, from the cursor at the range's start,
 /// leaves the search as walkGaps over those blocks alone would. Where the
-/// vector walk runs, the first pass keeps, per block, what the second
-/// reads (64 bytes of tops and 16 of masks, 128 with the alignment); the
+/// vector walk runs, the first pass keeps, per block, what the second reads
+/// (the lanes' highest near tops and the rows' masks, 128 bytes); the
 /// portable one walks the entries twice.
 class SplitGapWalk {
 public:
-  /// What the first pass keeps of a block: the rows' masks of the entries
-  /// that meet the buffer and each lane's highest top among them.
+  /// What the first pass keeps of a block: each lane's highest near top
+  /// among the entries that meet the buffer, and the rows' masks of those.
   struct Kept {
-    alignas(64) uint64_t laneTops[OffsetOrderedList::Block::kLanes];
-    uint8_t rowMasks[OffsetOrderedList::Block::kMaxRows];
+    alignas(64) uint32_t laneTops[OffsetOrderedList::Block::kLanes];
+    OffsetOrderedList::Block::RowMask
+        rowMasks[OffsetOrderedList::Block::kMaxRows];
     bool meets;
   };
 

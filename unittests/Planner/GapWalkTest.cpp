@@ -10,7 +10,10 @@
 // and the cursor (where the walk stopped, for first fit). The lists are
 // built by random inserts and erases, so that blocks split, empty and run
 // at every fill; offsets reach the top of the 64-bit range, where a signed
-// comparison would go wrong.
+// comparison would go wrong; and some rounds mix buffers of 2-6 GiB with
+// small ones, so that the vector walk's 32-bit distances from a block's
+// base are capped (tops 2^31 bytes or more above it), blocks span more
+// than 2^31 bytes (wide), and cursors enter blocks from far below.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,13 +66,20 @@ struct RandomList {
   OffsetOrderedList list;
   std::vector<Entry> entries;
 
-  void grow(std::mt19937_64 &rng, uint64_t base, uint64_t span,
-            uint32_t slots) {
+  /// With `mixed`, most buffers of at most 1 MiB and one in eight of
+  /// 2-6 GiB: in a block whose offsets span less than 2^31 bytes (where the
+  /// vector walk reads 32-bit distances from the block's base), tops more
+  /// than 2^31 bytes above the base.
+  void grow(std::mt19937_64 &rng, uint64_t base, uint64_t span, uint32_t slots,
+            bool mixed = false) {
     Entry entry;
     entry.first = rng() % slots;
     entry.last = entry.first + 1 +
                  rng() % std::min<uint32_t>(slots - entry.first, 1 + slots / 3);
     uint64_t size = 1 + rng() % (span / 64 + 1);
+    if (mixed)
+      size = rng() % 8 ? 1 + rng() % (uint64_t(1) << 20)
+                       : (uint64_t(2) << 30) + rng() % (uint64_t(4) << 30);
     entry.offset = base + (rng() % (span - size + 1)) / 8 * 8;
     entry.top = entry.offset + size;
     for (const Entry &other : entries)
@@ -104,11 +114,16 @@ TEST(GapWalk, BothWalksMatchAPlainWalk) {
     const uint64_t high = UINT64_MAX - (uint64_t(1) << 40);
     uint64_t span = round % 5 == 0 ? 4096 : uint64_t(1) << (10 + rng() % 25);
     size_t target = round % 4 == 0 ? 1 + rng() % 20 : 1 + rng() % 3000;
+    const bool mixed = round % 7 == 6;
+    if (mixed) {
+      span = uint64_t(1) << 36;
+      target = 2000 + rng() % 2000;
+    }
     for (int step = 0; step < 6000; ++step) {
       if (random.entries.size() < target || rng() % 4 == 0)
         random.grow(rng,
                     round % 3 == 0 || (round % 3 == 1 && rng() % 2) ? high : 0,
-                    span, slots);
+                    span, slots, mixed);
       else
         random.shrink(rng);
       if (step % 150 != 149)
@@ -159,10 +174,15 @@ TEST(GapWalk, TeamsMatchAPlainWalk) {
     uint32_t slots = 1 + rng() % 300;
     uint64_t span = round % 4 == 0 ? 4096 : uint64_t(1) << (12 + rng() % 20);
     size_t target = round % 6 == 0 ? 1 + rng() % 10 : 1 + rng() % 4000;
+    const bool mixed = round % 5 == 4;
+    if (mixed) {
+      span = uint64_t(1) << 36;
+      target = 2000 + rng() % 2000;
+    }
     for (int step = 0; step < 6000; ++step) {
       if (random.entries.size() < target || rng() % 4 == 0)
         random.grow(rng, round % 3 == 0 ? UINT64_MAX - (uint64_t(1) << 40) : 0,
-                    span, slots);
+                    span, slots, mixed);
       else
         random.shrink(rng);
       if (step % 400 != 399)

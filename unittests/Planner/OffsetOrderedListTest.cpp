@@ -68,31 +68,64 @@ void expectSameWalk(const OffsetOrderedList &list,
   ASSERT_EQ(expected, visited) << what;
 }
 
+/// A value as a block of base `base` keeps it near: its distance from the
+/// base plus 2^31, capped at 2^32 - 1 (written out here, not taken from the
+/// list).
+uint32_t nearValue(uint64_t value, uint64_t base) {
+  uint64_t distance = value - base;
+  if (distance > UINT32_MAX - (uint64_t(1) << 31))
+    return UINT32_MAX;
+  return static_cast<uint32_t>(distance + (uint64_t(1) << 31));
+}
+
 /// The blocks' layout, which the vector walk reads directly (GapWalk.cpp):
-/// entry e of a block in row e % rows, lane e / rows, rows the entries over
-/// eight rounded up, every unused slot zero, and the blocks' entries in
-/// offset order the list's.
+/// entry e of a block in row e % rows, lane e / rows (slot row * 16 +
+/// lane), rows the entries over 16 rounded up, every unused slot zero, the
+/// blocks' entries in offset order the list's; each entry's near offset and
+/// top its exact ones from the block's base (at most its lowest offset);
+/// and the block wide, with its exact values kept apart, exactly where some
+/// top lies 2^31 bytes or more above the base (the near values of a block
+/// that is not wide are its entries).
 void expectLayout(const OffsetOrderedList &list,
                   const std::vector<Entry> &entries, const std::string &what) {
   using Block = OffsetOrderedList::Block;
+  using Exact = OffsetOrderedList::Exact;
+  const uint64_t bias = uint64_t(1) << 31;
   std::vector<Entry> laidOut;
   for (size_t position = 0; position < list.blockCount(); ++position) {
     const Block &block = list.block(position);
+    const Exact *exact = list.exactOf(block);
     ASSERT_LE(block.count, Block::kCapacity) << what;
-    ASSERT_EQ(block.rows, std::max<uint32_t>(1, (block.count + 7) / 8)) << what;
+    ASSERT_EQ(block.rows, std::max<uint32_t>(1, (block.count + 15) / 16))
+        << what;
     std::vector<bool> used(Block::kCapacity, false);
+    bool wide = false;
     for (uint32_t e = 0; e < block.count; ++e) {
-      uint32_t slot = (e % block.rows) * 8 + e / block.rows;
+      uint32_t slot = (e % block.rows) * 16 + e / block.rows;
       used[slot] = true;
-      laidOut.push_back({block.offset[slot], block.top[slot], block.first[slot],
-                         block.last[slot]});
+      uint64_t offset = exact ? exact->offset[slot]
+                              : block.base - bias + block.nearOffset[slot];
+      uint64_t top =
+          exact ? exact->top[slot] : block.base - bias + block.nearTop[slot];
+      laidOut.push_back({offset, top, block.first[slot], block.last[slot]});
+      ASSERT_LE(block.base, offset) << what << " slot " << slot;
+      ASSERT_EQ(block.nearOffset[slot], nearValue(offset, block.base))
+          << what << " slot " << slot;
+      ASSERT_EQ(block.nearTop[slot], nearValue(top, block.base))
+          << what << " slot " << slot;
+      wide |= top - block.base >= bias;
     }
+    ASSERT_EQ(exact != nullptr, wide) << what;
     for (uint32_t slot = 0; slot < Block::kCapacity; ++slot)
       if (!used[slot]) {
         ASSERT_EQ(block.first[slot], 0u) << what << " slot " << slot;
         ASSERT_EQ(block.last[slot], 0u) << what << " slot " << slot;
-        ASSERT_EQ(block.offset[slot], 0u) << what << " slot " << slot;
-        ASSERT_EQ(block.top[slot], 0u) << what << " slot " << slot;
+        ASSERT_EQ(block.nearOffset[slot], 0u) << what << " slot " << slot;
+        ASSERT_EQ(block.nearTop[slot], 0u) << what << " slot " << slot;
+        if (exact) {
+          ASSERT_EQ(exact->offset[slot], 0u) << what << " slot " << slot;
+          ASSERT_EQ(exact->top[slot], 0u) << what << " slot " << slot;
+        }
       }
   }
   ASSERT_TRUE(std::is_sorted(
@@ -113,13 +146,18 @@ TEST(OffsetOrderedList, WalksMatchAPlainListThroughInsertsAndErases) {
     // Few distinct offsets in some rounds: runs of equal offsets longer
     // than a block.
     uint64_t offsets = round % 4 == 0 ? 3 : 1 + rng() % 5000;
+    // Some rounds far apart, and some with large buffers, so that tops pass
+    // 2^31 bytes above their blocks' bases (wide blocks), and blocks become
+    // wide and narrow again as entries come and go.
+    uint64_t spacing = round % 5 == 1 ? uint64_t(1) << (20 + rng() % 20) : 64;
+    uint64_t sizes = round % 5 == 2 ? uint64_t(1) << 34 : 500;
     uint32_t slots = 1 + rng() % 300;
     for (int step = 0; step < 3000; ++step) {
       bool grow = entries.empty() || rng() % 100 < (step < 1500 ? 70 : 35);
       if (grow) {
         Entry entry;
-        entry.offset = (rng() % offsets) * 64;
-        entry.top = entry.offset + 1 + rng() % 500;
+        entry.offset = (rng() % offsets) * spacing;
+        entry.top = entry.offset + 1 + rng() % sizes;
         entry.first = rng() % slots;
         entry.last = entry.first + 1 + rng() % (slots - entry.first);
         list.insert(entry.offset, entry.top, entry.first, entry.last);
