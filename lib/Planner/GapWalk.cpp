@@ -94,13 +94,15 @@ bool vectorPlaces(uint64_t size) { return size < Block::kBias; }
 /// What the walk knows of a buffer: its slots and size, as vectors.
 struct Query {
   __m512i first, last, size;
+  __m512i belowHalf; // 2^31 - size
 };
 
 MEMPLAN_AVX512 inline Query queryFor(uint32_t first, uint32_t last,
                                      uint64_t size) {
   return {_mm512_set1_epi32(static_cast<int32_t>(first)),
           _mm512_set1_epi32(static_cast<int32_t>(last)),
-          _mm512_set1_epi32(static_cast<int32_t>(size))};
+          _mm512_set1_epi32(static_cast<int32_t>(size)),
+          _mm512_set1_epi32(static_cast<int32_t>(Block::kBias - size))};
 }
 
 /// Pass 1 over `block`: which of its entries meet the buffer (`meets`, one
@@ -182,18 +184,45 @@ MEMPLAN_AVX512 inline __m512i boundFor(const GapSearch &search) {
 
 /// One row of pass 2: the entries of `row` that meet the buffer (`meets`)
 /// and whose near gaps from their lanes' `cursors` pass the test against
-/// `bound`; `cursors` is then raised by the row's meeting entries.
+/// `bound`; `cursors` is then raised by the row's meeting entries. A gap
+/// is the offset less the cursor, or 0 where the cursor lies above the
+/// offset; with `Wraps`, that difference is taken as it wraps instead (one
+/// operation fewer), which the caller allows only where the test cannot
+/// pass on a wrapped difference (secondPass).
+template <bool Wraps>
 MEMPLAN_AVX512 inline __mmask16 testRow(const Block &block, uint32_t row,
                                         __mmask16 meets, const Query &query,
                                         __m512i bound, __m512i &cursors) {
   uint32_t at = row * Block::kLanes;
   __m512i offsets = _mm512_load_si512(block.nearOffset + at);
-  __m512i gaps = _mm512_sub_epi32(offsets, _mm512_min_epu32(offsets, cursors));
+  __m512i gaps = _mm512_sub_epi32(
+      offsets, Wraps ? cursors : _mm512_min_epu32(offsets, cursors));
   __mmask16 passes = _mm512_mask_cmplt_epu32_mask(
       meets, _mm512_sub_epi32(gaps, query.size), bound);
   cursors = _mm512_mask_max_epu32(cursors, meets, cursors,
                                   _mm512_load_si512(block.nearTop + at));
   return passes;
+}
+
+/// Pass 2's test over a block's rows from the lanes' cursors at their
+/// first entries: whether any entry passes; with `rows` and
+/// `slotCursors`, each row's passing entries and each entry's cursor.
+template <bool Wraps>
+MEMPLAN_AVX512 inline bool
+testRows(const Block &block, const RowMask (&meets)[Block::kMaxRows],
+         const Query &query, __m512i bound, __m512i cursors,
+         RowMask *rows = nullptr, uint32_t *slotCursors = nullptr) {
+  uint32_t any = 0;
+  for (uint32_t row = 0; row < block.rows; ++row) {
+    if (slotCursors)
+      _mm512_store_si512(slotCursors + row * Block::kLanes, cursors);
+    RowMask passes =
+        testRow<Wraps>(block, row, meets[row], query, bound, cursors);
+    if (rows)
+      rows[row] = passes;
+    any |= passes;
+  }
+  return any != 0;
 }
 
 /// A wide block, on its exact values: the entries `meets` marks, visited
@@ -238,19 +267,30 @@ secondPass(const Block &block, const Exact *exact,
   // Row by row, each entry's gap from its lane's cursor, tested against
   // the best so far, and the lanes' cursors raised by the row. Nothing is
   // stored: few blocks hold a candidate, and those are gone over again.
-  __m512i cursors = laneCursors;
-  uint32_t anyCandidate = 0;
-  for (uint32_t row = 0; row < block.rows; ++row)
-    anyCandidate |= testRow(block, row, meets[row], query, bound, cursors);
-  if (LLVM_UNLIKELY(anyCandidate != 0)) {
+  //
+  // The offsets lie in [2^31, 2^32) and the cursors below 2^32, so a
+  // cursor above an offset wraps the difference to more than 2^31 less the
+  // size. Where every cursor lies at the base or above (entering at 2^31
+  // or more), every gap is below 2^31; where the best so far is at most
+  // 2^31, no gap of 2^31 or more passes. In either case a bound of at
+  // most 2^31 less the size passes exactly the gaps the exact test would,
+  // and no wrapped difference: the difference is taken as it wraps.
+  const bool wraps = entering >= Block::kBias || search.bestGap <= Block::kBias;
+  const __m512i testBound =
+      wraps ? _mm512_min_epu32(bound, query.belowHalf) : bound;
+  bool anyCandidate =
+      wraps ? testRows<true>(block, meets, query, testBound, laneCursors)
+            : testRows<false>(block, meets, query, testBound, laneCursors);
+  if (LLVM_UNLIKELY(anyCandidate)) {
     // Again, keeping each row's candidates and each entry's cursor.
     alignas(64) uint32_t slotCursors[Block::kCapacity];
     RowMask rows[Block::kMaxRows] = {};
-    cursors = laneCursors;
-    for (uint32_t row = 0; row < block.rows; ++row) {
-      _mm512_store_si512(slotCursors + row * Block::kLanes, cursors);
-      rows[row] = testRow(block, row, meets[row], query, bound, cursors);
-    }
+    if (wraps)
+      testRows<true>(block, meets, query, testBound, laneCursors, rows,
+                     slotCursors);
+    else
+      testRows<false>(block, meets, query, testBound, laneCursors, rows,
+                      slotCursors);
     const uint64_t in = cursor;
     bool going =
         OffsetOrderedList::forEachInOffsetOrder(rows, [&](uint32_t slot) {
