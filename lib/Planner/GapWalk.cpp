@@ -18,13 +18,14 @@
 //
 // Both passes read the block's near offsets and tops: distances from its
 // base plus 2^31, in 32 bits, exact in a block that is not wide
-// (OffsetOrderedList.h; a wide one is walked on its exact values). The
-// cursor enters a block exactly where it lies less than 2^31 bytes below
-// the base; further below, it enters as 0, so that the gaps it opens are
-// taken short, but still of at least 2^31 bytes, more than any buffer the
-// vector walk places (larger ones take the portable walk): such a gap
-// passes the test wherever the exact one would, and the search, fed exact
-// offsets and cursors, decides.
+// (OffsetOrderedList.h). The cursor enters a block exactly where it lies
+// less than 2^31 bytes below the base; further below, it enters as 0, so
+// that the gaps it opens are taken short, but still of at least 2^31
+// bytes, more than any buffer this walk places: such a gap passes the test
+// wherever the exact one would, and the search, fed exact offsets and
+// cursors, decides. A wide block, and a buffer of 2^31 bytes or more
+// (which no gap between near values holds), take a 64-bit walk instead
+// (walkWide), the same passes on eight lanes of 64 bits at a time.
 //
 // Where the test passes for some entry (a few percent of the blocks), the
 // block's candidates go to the search in offset order with their cursors,
@@ -48,11 +49,13 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define MEMPLAN_VECTOR_GAP_WALK 1
 // GCC 12 warns that the AVX-512 intrinsics' own placeholder operands
-// (_mm512_undefined_epi32) may be used uninitialized once inlined: its bug
-// 105593, fixed in GCC 13. The warning is reported at the header's lines.
+// (_mm512_undefined_epi32) are or may be used uninitialized once inlined:
+// its bug 105593, fixed in GCC 13. The warning is reported at the header's
+// lines.
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 #pragma GCC diagnostic pop
 #else
@@ -87,22 +90,24 @@ void walkPortably(const OffsetOrderedList &list, size_t begin, size_t end,
 
 using RowMask = Block::RowMask;
 
-/// Whether the vector walk can place a buffer of `size` bytes: a gap
-/// within a block that is not wide is below 2^31 bytes.
-bool vectorPlaces(uint64_t size) { return size < Block::kBias; }
-
 /// What the walk knows of a buffer: its slots and size, as vectors.
 struct Query {
   __m512i first, last, size;
   __m512i belowHalf; // 2^31 - size
+  /// A buffer of 2^31 bytes or more: no gap between near values holds it,
+  /// so every block takes the 64-bit walk (walkWide).
+  bool wide;
 };
 
 MEMPLAN_AVX512 inline Query queryFor(uint32_t first, uint32_t last,
                                      uint64_t size) {
-  return {_mm512_set1_epi32(static_cast<int32_t>(first)),
-          _mm512_set1_epi32(static_cast<int32_t>(last)),
-          _mm512_set1_epi32(static_cast<int32_t>(size)),
-          _mm512_set1_epi32(static_cast<int32_t>(Block::kBias - size))};
+  bool wide = size >= Block::kBias;
+  return {
+      _mm512_set1_epi32(static_cast<int32_t>(first)),
+      _mm512_set1_epi32(static_cast<int32_t>(last)),
+      _mm512_set1_epi32(static_cast<int32_t>(wide ? 0 : size)),
+      _mm512_set1_epi32(static_cast<int32_t>(wide ? 0 : Block::kBias - size)),
+      wide};
 }
 
 /// Pass 1 over `block`: which of its entries meet the buffer (`meets`, one
@@ -129,22 +134,6 @@ MEMPLAN_AVX512 inline __m512i firstPass(const Block &block, const Query &query,
     meets[row] = 0;
   meetsAny = any != 0;
   return laneTops;
-}
-
-/// The highest top among the entries of a block that `meets` marks (at
-/// least one), the highest of whose near tops is `highest`; `exact` the
-/// block's exact values where it is wide (its near tops are then capped).
-inline uint64_t highestTop(const Block &block, const Exact *exact,
-                           const RowMask (&meets)[Block::kMaxRows],
-                           uint32_t highest) {
-  if (LLVM_LIKELY(!exact))
-    return block.far(highest);
-  uint64_t top = 0;
-  OffsetOrderedList::forEachInOffsetOrder(meets, [&](uint32_t slot) {
-    top = std::max(top, exact->top[slot]);
-    return true;
-  });
-  return top;
 }
 
 /// The highest near top of `laneTops`' lanes; in `inclusive` each lane's
@@ -225,18 +214,138 @@ testRows(const Block &block, const RowMask (&meets)[Block::kMaxRows],
   return any != 0;
 }
 
-/// A wide block, on its exact values: the entries `meets` marks, visited
-/// in offset order from `cursor`, which rises past them. False once the
-/// search is decided (its cursor then where it stopped).
-bool walkExactly(const Exact &exact, const RowMask (&meets)[Block::kMaxRows],
-                 uint64_t &cursor, GapSearch &search) {
-  search.cursor = cursor;
-  bool going =
-      OffsetOrderedList::forEachInOffsetOrder(meets, [&](uint32_t slot) {
-        return search.visit(exact.offset[slot], exact.top[slot]);
-      });
-  cursor = search.cursor;
-  return going;
+/// A block's 64-bit offsets and tops, eight lanes at a time (lanes 8 * half
+/// to 8 * half + 7 of a row): a wide block's exact values, or a block's
+/// near values widened.
+struct WideRows {
+  const Block &block;
+  const Exact *exact;
+
+  MEMPLAN_AVX512 __m512i offsets(uint32_t row, uint32_t half) const {
+    uint32_t at = row * Block::kLanes + 8 * half;
+    return exact ? _mm512_loadu_si512(exact->offset + at)
+                 : widen(block.nearOffset + at);
+  }
+  MEMPLAN_AVX512 __m512i tops(uint32_t row, uint32_t half) const {
+    uint32_t at = row * Block::kLanes + 8 * half;
+    return exact ? _mm512_loadu_si512(exact->top + at)
+                 : widen(block.nearTop + at);
+  }
+  MEMPLAN_AVX512 __m512i widen(const uint32_t *near) const {
+    return _mm512_add_epi64(
+        _mm512_cvtepu32_epi64(
+            _mm256_load_si256(reinterpret_cast<const __m256i *>(near))),
+        _mm512_set1_epi64(static_cast<int64_t>(block.base - Block::kBias)));
+  }
+};
+
+/// The 64-bit walk over one block, for a wide block or a buffer of 2^31
+/// bytes or more: pass 1's lane maxima, the prefix over the lanes and
+/// pass 2 as in secondPass, on eight lanes of 64 bits at a time, with no
+/// near values to reason about. `meets` marks the entries that meet the
+/// buffer; `cursor` rises past the block. False once the search is
+/// decided (its cursor then where it stopped).
+MEMPLAN_AVX512 bool walkWide(const WideRows &rows,
+                             const RowMask (&meets)[Block::kMaxRows],
+                             uint64_t &cursor, GapSearch &search) {
+  const Block &block = rows.block;
+  const __m512i zero = _mm512_setzero_si512();
+  // Each half's lanes' highest tops, then prefix maxima over the 16 lanes.
+  __m512i upTo[2] = {zero, zero};
+  for (uint32_t row = 0; row < block.rows; ++row)
+    for (uint32_t half = 0; half < 2; ++half) {
+      __mmask8 meet = static_cast<__mmask8>(meets[row] >> (8 * half));
+      upTo[half] = _mm512_mask_max_epu64(upTo[half], meet, upTo[half],
+                                         rows.tops(row, half));
+    }
+  for (__m512i &lanes : upTo) {
+    lanes = _mm512_max_epu64(lanes, _mm512_alignr_epi64(lanes, zero, 7));
+    lanes = _mm512_max_epu64(lanes, _mm512_alignr_epi64(lanes, zero, 6));
+    lanes = _mm512_max_epu64(lanes, _mm512_alignr_epi64(lanes, zero, 4));
+  }
+  upTo[1] = _mm512_max_epu64(
+      upTo[1], _mm512_permutexvar_epi64(_mm512_set1_epi64(7), upTo[0]));
+  const __m512i in = _mm512_set1_epi64(static_cast<int64_t>(cursor));
+  const __m512i laneCursors[2] = {
+      _mm512_max_epu64(_mm512_alignr_epi64(upTo[0], zero, 7), in),
+      _mm512_max_epu64(_mm512_alignr_epi64(upTo[1], upTo[0], 7), in)};
+  const __m512i size = _mm512_set1_epi64(static_cast<int64_t>(search.size));
+  const __m512i bound =
+      _mm512_set1_epi64(static_cast<int64_t>(search.bestGap - search.size));
+
+  // Pass 2; where some entry passes, again, keeping each row's candidates
+  // and each entry's cursor.
+  alignas(64) uint64_t slotCursors[Block::kCapacity];
+  RowMask candidates[Block::kMaxRows] = {};
+  auto test = [&](bool keep) MEMPLAN_AVX512 {
+    uint32_t any = 0;
+    __m512i cursors[2] = {laneCursors[0], laneCursors[1]};
+    for (uint32_t row = 0; row < block.rows; ++row) {
+      RowMask passing = 0;
+      for (uint32_t half = 0; half < 2; ++half) {
+        uint32_t at = row * Block::kLanes + 8 * half;
+        __mmask8 meet = static_cast<__mmask8>(meets[row] >> (8 * half));
+        if (keep)
+          _mm512_store_si512(slotCursors + at, cursors[half]);
+        __m512i offsets = rows.offsets(row, half);
+        __m512i gaps =
+            _mm512_sub_epi64(offsets, _mm512_min_epu64(offsets, cursors[half]));
+        passing |= RowMask(_mm512_mask_cmplt_epu64_mask(
+                       meet, _mm512_sub_epi64(gaps, size), bound))
+                   << (8 * half);
+        cursors[half] = _mm512_mask_max_epu64(
+            cursors[half], meet, cursors[half], rows.tops(row, half));
+      }
+      if (keep)
+        candidates[row] = passing;
+      any |= passing;
+    }
+    return any != 0;
+  };
+  if (test(false)) {
+    test(true);
+    bool going =
+        OffsetOrderedList::forEachInOffsetOrder(candidates, [&](uint32_t slot) {
+          uint64_t offset = rows.exact ? rows.exact->offset[slot]
+                                       : block.far(block.nearOffset[slot]);
+          if (search.consider(offset, slotCursors[slot]))
+            return true;
+          search.cursor = slotCursors[slot]; // where the portable walk stops
+          return false;
+        });
+    if (!going)
+      return false;
+  }
+  alignas(64) uint64_t highest[8];
+  _mm512_store_si512(highest, upTo[1]);
+  cursor = std::max(cursor, highest[7]);
+  return true;
+}
+
+/// The highest 64-bit top among the entries of a wide block that `meets`
+/// marks.
+MEMPLAN_AVX512 uint64_t
+highestWideTop(const WideRows &rows, const RowMask (&meets)[Block::kMaxRows]) {
+  __m512i tops = _mm512_setzero_si512();
+  for (uint32_t row = 0; row < rows.block.rows; ++row)
+    for (uint32_t half = 0; half < 2; ++half)
+      tops = _mm512_mask_max_epu64(
+          tops, static_cast<__mmask8>(meets[row] >> (8 * half)), tops,
+          rows.tops(row, half));
+  alignas(64) uint64_t lanes[8];
+  _mm512_store_si512(lanes, tops);
+  return *std::max_element(lanes, lanes + 8);
+}
+
+/// The highest top among the entries of a block that `meets` marks (at
+/// least one), the highest of whose near tops is `highest`; `exact` the
+/// block's exact values where it is wide (its near tops are then capped).
+MEMPLAN_AVX512 inline uint64_t
+highestTop(const Block &block, const Exact *exact,
+           const RowMask (&meets)[Block::kMaxRows], uint32_t highest) {
+  if (LLVM_LIKELY(!exact))
+    return block.far(highest);
+  return highestWideTop({block, exact}, meets);
 }
 
 /// Pass 2 over `block`, whose meeting entries `meets` marks and whose
@@ -249,8 +358,8 @@ secondPass(const Block &block, const Exact *exact,
            const RowMask (&meets)[Block::kMaxRows], __m512i laneTops,
            const Query &query, __m512i &bound, uint64_t &cursor,
            GapSearch &search) {
-  if (LLVM_UNLIKELY(exact != nullptr)) {
-    if (!walkExactly(*exact, meets, cursor, search))
+  if (LLVM_UNLIKELY(exact != nullptr || query.wide)) {
+    if (!walkWide({block, exact}, meets, cursor, search))
       return false;
     bound = boundFor(search);
     return true;
@@ -394,7 +503,7 @@ bool memplan::hasVectorGapWalk() {
 void memplan::walkGaps(const OffsetOrderedList &list, uint32_t first,
                        uint32_t last, GapSearch &search, bool vector) {
 #if MEMPLAN_VECTOR_GAP_WALK
-  if (vector && hasVectorGapWalk() && vectorPlaces(search.size)) {
+  if (vector && hasVectorGapWalk()) {
     walkBlocks(list, 0, list.blockCount(), first, last, search);
     return;
   }
@@ -431,7 +540,7 @@ uint64_t SplitGapWalk::firstPass(const OffsetOrderedList &list, size_t begin,
 
 void SplitGapWalk::secondPass(GapSearch &search) const {
 #if MEMPLAN_VECTOR_GAP_WALK
-  if (vector_ && vectorPlaces(search.size)) {
+  if (vector_) {
     secondPassKept(*list_, begin_, end_, kept.data(), first_, last_, search);
     return;
   }

@@ -158,6 +158,59 @@ TEST(GapWalk, BothWalksMatchAPlainWalk) {
                     "checked alone";
 }
 
+// Buffers of 2 GiB and more, whose gaps lie between blocks: the list is a
+// few clusters of small buffers, each cluster's blocks narrow (their near
+// values exact), with gigabytes free between clusters, so that the gap a
+// large buffer takes opens from a cursor far below the next block's base.
+// The vector walk gives such buffers its 64-bit walk on every block.
+TEST(GapWalk, LargeBuffersBetweenNarrowBlocks) {
+  std::mt19937_64 rng(2026120204);
+  const bool vector = hasVectorGapWalk();
+  WalkTeam team(2);
+  size_t found = 0, large = 0;
+  for (int round = 0; round < 12; ++round) {
+    RandomList random;
+    uint32_t slots = 2 + rng() % 200;
+    uint32_t clusters = 2 + rng() % 6;
+    std::vector<uint64_t> bases;
+    for (uint32_t c = 0; c < clusters; ++c)
+      bases.push_back((uint64_t(c) * 8 + rng() % 6) << 30);
+    for (int step = 0; step < 3000; ++step)
+      random.grow(rng, bases[rng() % clusters], uint64_t(64) << 20, slots);
+    for (int query = 0; query < 200; ++query) {
+      uint32_t first = rng() % slots;
+      uint32_t last = first + 1 + rng() % (slots - first);
+      GapSearch search{};
+      search.size = query % 4 == 0
+                        ? 1 + rng() % (uint64_t(1) << 24)
+                        : (uint64_t(1) << 31) + rng() % (uint64_t(6) << 30);
+      search.alignment = uint64_t(1) << (rng() % 13);
+      search.firstFit = query % 3 == 0;
+      std::string what =
+          "round " + std::to_string(round) + " query " + std::to_string(query);
+      GapSearch expected = plainWalk(random.entries, first, last, search);
+      found += expected.found;
+      large += expected.found && search.size >= (uint64_t(1) << 31);
+      GapSearch portable = search;
+      walkGaps(random.list, first, last, portable, /*vector=*/false);
+      expectSameSearch(expected, portable, what + " (portable)");
+      if (vector) {
+        GapSearch fast = search;
+        walkGaps(random.list, first, last, fast, /*vector=*/true);
+        expectSameSearch(expected, fast, what + " (vector)");
+      }
+      if (!search.firstFit) {
+        GapSearch shared = search;
+        team.walk(random.list, first, last, shared, vector);
+        expectSameSearch(expected, shared, what + " (two threads)");
+      }
+    }
+  }
+  // Large buffers found gaps between the clusters, not only above them.
+  EXPECT_GT(large, 300u);
+  EXPECT_GT(found, 1000u);
+}
+
 // A team's walk (WalkTeam.h: the list's blocks in one range per thread,
 // each range's first pass, then each second pass from the cursor of the
 // ranges before it) against the plain walk, on teams of two to four
