@@ -98,6 +98,23 @@ struct RandomList {
   }
 };
 
+/// The plain walk's search over `random`'s entries, after checking that
+/// the portable walk, and the vector one where `vector`, end the same.
+GapSearch expectWalksMatch(const RandomList &random, uint32_t first,
+                           uint32_t last, const GapSearch &search, bool vector,
+                           const std::string &what) {
+  GapSearch expected = plainWalk(random.entries, first, last, search);
+  GapSearch portable = search;
+  walkGaps(random.list, first, last, portable, /*vector=*/false);
+  expectSameSearch(expected, portable, what + " (portable)");
+  if (vector) {
+    GapSearch fast = search;
+    walkGaps(random.list, first, last, fast, /*vector=*/true);
+    expectSameSearch(expected, fast, what + " (vector)");
+  }
+  return expected;
+}
+
 TEST(GapWalk, BothWalksMatchAPlainWalk) {
   std::mt19937_64 rng(2026112802);
   const bool vector = hasVectorGapWalk();
@@ -138,15 +155,8 @@ TEST(GapWalk, BothWalksMatchAPlainWalk) {
         std::string what = "round " + std::to_string(round) + " step " +
                            std::to_string(step) + " query " +
                            std::to_string(query);
-        GapSearch expected = plainWalk(random.entries, first, last, search);
-        GapSearch portable = search;
-        walkGaps(random.list, first, last, portable, /*vector=*/false);
-        expectSameSearch(expected, portable, what + " (portable)");
-        if (vector) {
-          GapSearch fast = search;
-          walkGaps(random.list, first, last, fast, /*vector=*/true);
-          expectSameSearch(expected, fast, what + " (vector)");
-        }
+        GapSearch expected =
+            expectWalksMatch(random, first, last, search, vector, what);
         decidedByCandidates += expected.found;
       }
     }
@@ -188,17 +198,10 @@ TEST(GapWalk, LargeBuffersBetweenNarrowBlocks) {
       search.firstFit = query % 3 == 0;
       std::string what =
           "round " + std::to_string(round) + " query " + std::to_string(query);
-      GapSearch expected = plainWalk(random.entries, first, last, search);
+      GapSearch expected =
+          expectWalksMatch(random, first, last, search, vector, what);
       found += expected.found;
       large += expected.found && search.size >= (uint64_t(1) << 31);
-      GapSearch portable = search;
-      walkGaps(random.list, first, last, portable, /*vector=*/false);
-      expectSameSearch(expected, portable, what + " (portable)");
-      if (vector) {
-        GapSearch fast = search;
-        walkGaps(random.list, first, last, fast, /*vector=*/true);
-        expectSameSearch(expected, fast, what + " (vector)");
-      }
       if (!search.firstFit) {
         GapSearch shared = search;
         team.walk(random.list, first, last, shared, vector);
