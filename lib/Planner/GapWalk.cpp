@@ -239,6 +239,19 @@ struct WideRows {
   }
 };
 
+/// Each lane's highest 64-bit top among the entries of a block that `meets`
+/// marks: lanes 0-7 in tops[0], 8-15 in tops[1].
+MEMPLAN_AVX512 inline void wideLaneTops(const WideRows &rows,
+                                        const RowMask (&meets)[Block::kMaxRows],
+                                        __m512i (&tops)[2]) {
+  tops[0] = tops[1] = _mm512_setzero_si512();
+  for (uint32_t row = 0; row < rows.block.rows; ++row)
+    for (uint32_t half = 0; half < 2; ++half)
+      tops[half] = _mm512_mask_max_epu64(
+          tops[half], static_cast<__mmask8>(meets[row] >> (8 * half)),
+          tops[half], rows.tops(row, half));
+}
+
 /// The 64-bit walk over one block, for a wide block or a buffer of 2^31
 /// bytes or more: pass 1's lane maxima, the prefix over the lanes and
 /// pass 2 as in secondPass, on eight lanes of 64 bits at a time, with no
@@ -251,13 +264,8 @@ MEMPLAN_AVX512 bool walkWide(const WideRows &rows,
   const Block &block = rows.block;
   const __m512i zero = _mm512_setzero_si512();
   // Each half's lanes' highest tops, then prefix maxima over the 16 lanes.
-  __m512i upTo[2] = {zero, zero};
-  for (uint32_t row = 0; row < block.rows; ++row)
-    for (uint32_t half = 0; half < 2; ++half) {
-      __mmask8 meet = static_cast<__mmask8>(meets[row] >> (8 * half));
-      upTo[half] = _mm512_mask_max_epu64(upTo[half], meet, upTo[half],
-                                         rows.tops(row, half));
-    }
+  __m512i upTo[2];
+  wideLaneTops(rows, meets, upTo);
   for (__m512i &lanes : upTo) {
     lanes = _mm512_max_epu64(lanes, _mm512_alignr_epi64(lanes, zero, 7));
     lanes = _mm512_max_epu64(lanes, _mm512_alignr_epi64(lanes, zero, 6));
@@ -326,14 +334,10 @@ MEMPLAN_AVX512 bool walkWide(const WideRows &rows,
 /// marks.
 MEMPLAN_AVX512 uint64_t
 highestWideTop(const WideRows &rows, const RowMask (&meets)[Block::kMaxRows]) {
-  __m512i tops = _mm512_setzero_si512();
-  for (uint32_t row = 0; row < rows.block.rows; ++row)
-    for (uint32_t half = 0; half < 2; ++half)
-      tops = _mm512_mask_max_epu64(
-          tops, static_cast<__mmask8>(meets[row] >> (8 * half)), tops,
-          rows.tops(row, half));
+  __m512i tops[2];
+  wideLaneTops(rows, meets, tops);
   alignas(64) uint64_t lanes[8];
-  _mm512_store_si512(lanes, tops);
+  _mm512_store_si512(lanes, _mm512_max_epu64(tops[0], tops[1]));
   return *std::max_element(lanes, lanes + 8);
 }
 

@@ -450,11 +450,11 @@ private:
     for (uint32_t e = 0; e < count; ++e)
       wide |= !Block::isNear(run.top[e], block.base);
     if (wide && !block.wide())
-      block.exact = newExact();
-    else if (!wide && block.wide())
-      releaseExact(block);
-    if (wide)
+      block.exact = newExact(); // zeroed
+    else if (wide)
       exacts[block.exact] = Exact();
+    else if (block.wide())
+      releaseExact(block);
     forEachEntry(count, [&](uint32_t e, uint32_t slot) {
       block.first[slot] = run.first[e];
       block.last[slot] = run.last[e];
