@@ -75,6 +75,18 @@ constexpr uint64_t kMinWindowEntries = 64;
 constexpr uint64_t kMinWindowSlots = 8;
 constexpr size_t kWindowSample = 1 << 16;
 
+/// Nested windows beside one list (Impl::chooseNesting) are taken where
+/// their estimated work (the entries walked, plus kListCost per nested list
+/// a placed buffer goes into) is at most kNestingGain[0] / kNestingGain[1]
+/// of the walks over the whole list: they take memory (a list per window)
+/// and a cache that held one list now holds several. On the trace family
+/// (docs/benchmarks.md) the windows of a quarter of the schedule the
+/// estimate chooses took greedy by size from 0.53-0.56 s to 0.42-0.44 s.
+constexpr uint64_t kNestingGain[2] = {3, 4};
+/// The most entries the nested lists may hold together, in lists of every
+/// buffer: a long lifetime is copied into every window it meets.
+constexpr uint64_t kMaxNestedCopies = 8;
+
 /// The order that sweeps along the time axis (Impl::cacheFriendlyOrder):
 /// from how many buffers it pays, and how many placements it aims at per
 /// window and chunk, in chunks of at least and at most the given sizes, and
@@ -146,7 +158,14 @@ struct OffsetPlacement::Impl {
     if (search == NeighbourSearch::WindowedScan ||
         search == NeighbourSearch::WindowedPortableScan)
       windows = TimeWindows(slots, static_cast<uint32_t>(longest / 2));
+    if (search == NeighbourSearch::NestedScan)
+      windows = TimeWindows(slots, slots);
     byOffset.emplace(windows);
+    if (search == NeighbourSearch::NestedScan)
+      byOffset->nest(TimeWindows(slots, (slots + 3) / 4));
+    else if (windows.windowCount() == 1)
+      if (std::optional<TimeWindows> nested = chooseNesting(slots, nonEmpty))
+        byOffset->nest(*nested);
     vectorWalk = search != NeighbourSearch::PortableScan &&
                  search != NeighbourSearch::WindowedPortableScan;
     collects = search == NeighbourSearch::Auto && windows.windowCount() == 1;
@@ -210,6 +229,68 @@ struct OffsetPlacement::Impl {
       }
     }
     return {best, bestEstimate.work, bestEstimate.entriesMet};
+  }
+
+  /// Nested windows for one list (TimeWindowedLists.h), if any pay: of the
+  /// windows of a power of two of slots (at least kMinWindowSlots, fewer
+  /// than the slots, each window holding kMinWindowEntries buffers or more
+  /// on average), those whose estimated work per placement is least, where
+  /// it is at most kNestingGain of a walk over half of the buffers (half
+  /// are placed before a placement, on average). A placement within one
+  /// window walks half of the buffers meeting it, any other half of all;
+  /// each nested list a buffer goes into costs kListCost (so none pays
+  /// where that is already most of a walk over the whole), and together
+  /// they hold at most kMaxNestedCopies times the buffers. Estimated on up
+  /// to kWindowSample buffers spread over the problem, from the longest
+  /// windows down, until the estimate rises from one to the next.
+  std::optional<TimeWindows> chooseNesting(uint32_t slots,
+                                           uint64_t nonEmpty) const {
+    const double whole = nonEmpty / 2.0;
+    double bestWork = whole * kNestingGain[0] / kNestingGain[1];
+    if (double(kListCost) >= bestWork)
+      return std::nullopt;
+    size_t stride = std::max<size_t>(1, problem.buffers.size() / kWindowSample);
+    std::vector<uint32_t> sampled;
+    for (size_t id = 0; id < problem.buffers.size(); id += stride)
+      if (problem.buffers[id].size != 0)
+        sampled.push_back(static_cast<uint32_t>(id));
+    const double scale = double(nonEmpty) / sampled.size();
+    std::optional<TimeWindows> best;
+    std::vector<int64_t> population;
+    double previousWork = whole;
+    for (uint32_t shift = llvm::Log2_32(slots - 1);
+         (uint64_t(1) << shift) >= kMinWindowSlots; --shift) {
+      size_t count = ((slots - 1) >> shift) + 1;
+      if (count < 2 || nonEmpty < kMinWindowEntries * count)
+        break;
+      // Each window's sampled buffers: +1 at the first window a buffer
+      // meets, -1 past its last, summed.
+      population.assign(count + 1, 0);
+      for (uint32_t id : sampled) {
+        ++population[first[id] >> shift];
+        --population[((last[id] - 1) >> shift) + 1];
+      }
+      for (size_t w = 1; w < population.size(); ++w)
+        population[w] += population[w - 1];
+      double work = 0, copies = 0;
+      for (uint32_t id : sampled) {
+        size_t w = first[id] >> shift, end = (last[id] - 1) >> shift;
+        work += (w == end ? population[w] * scale / 2.0 : whole) +
+                double(end - w + 1) * kListCost;
+        copies += double(end - w + 1);
+      }
+      if (copies * scale > double(kMaxNestedCopies) * nonEmpty)
+        break; // and more in shorter windows
+      work /= sampled.size();
+      if (work < bestWork) {
+        best = TimeWindows(slots, uint32_t(1) << shift);
+        bestWork = work;
+      }
+      if (work > previousWork)
+        break; // rising: more lists met, fewer placements within one
+      previousWork = work;
+    }
+    return best;
   }
 
   /// The structures that collect a placement's neighbours: a segment tree
@@ -519,6 +600,9 @@ uint64_t OffsetPlacement::arenaSize() const {
 size_t OffsetPlacement::slotCount() const { return impl->axis.size(); }
 size_t OffsetPlacement::firstSlot(uint32_t id) const { return impl->first[id]; }
 size_t OffsetPlacement::lastSlot(uint32_t id) const { return impl->last[id]; }
+size_t OffsetPlacement::nestedWindowCount() const {
+  return impl->byOffset ? impl->byOffset->nestedWindowCount() : 0;
+}
 
 Solution OffsetPlacement::takeSolution() {
   Solution solution;

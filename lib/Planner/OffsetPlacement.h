@@ -19,7 +19,10 @@
 // and sorting; each placement takes the cheaper way, with the same result.
 // Where every lifetime is short beside the schedule, the walk keeps a list
 // per window of time (TimeWindowedLists) and a placement walks the windows
-// it meets; where those lists outgrow the cache, cacheFriendlyOrder turns
+// it meets; where lifetimes are long but some short, one list for the
+// schedule has lists for windows of a fraction of it beside it, and a
+// placement within one of those walks its list alone; where those lists
+// outgrow the cache, cacheFriendlyOrder turns
 // an order that jumps about in time into one that sweeps along it, with
 // the same offsets (TimeLocalOrder.h).
 //
@@ -54,6 +57,10 @@ public:
     /// windows and the placements that meet several on small problems.
     WindowedScan,
     WindowedPortableScan,
+    /// Scan over one list for the whole schedule, with nested windows of a
+    /// quarter of it beside it (TimeWindowedLists.h), whatever their cost,
+    /// so that tests check the nested windows on small problems.
+    NestedScan,
   };
 
   /// `problem` must outlive this object and pass checkProblem. With
@@ -107,6 +114,10 @@ public:
   size_t slotCount() const;
   size_t firstSlot(uint32_t id) const;
   size_t lastSlot(uint32_t id) const;
+
+  /// How many nested windows the walk keeps beside its one list
+  /// (TimeWindowedLists.h; 0: none, or no walk).
+  size_t nestedWindowCount() const;
 
   /// Moves the offsets out into a solution with its arena size.
   Solution takeSolution();

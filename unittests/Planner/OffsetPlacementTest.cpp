@@ -35,6 +35,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
@@ -151,7 +152,8 @@ using NeighbourSearch = OffsetPlacement::NeighbourSearch;
 constexpr NeighbourSearch kNeighbourSearches[] = {
     NeighbourSearch::Auto,         NeighbourSearch::Collect,
     NeighbourSearch::Scan,         NeighbourSearch::PortableScan,
-    NeighbourSearch::WindowedScan, NeighbourSearch::WindowedPortableScan};
+    NeighbourSearch::WindowedScan, NeighbourSearch::WindowedPortableScan,
+    NeighbourSearch::NestedScan};
 
 const char *describe(NeighbourSearch search) {
   switch (search) {
@@ -167,6 +169,8 @@ const char *describe(NeighbourSearch search) {
     return "windowed scan";
   case NeighbourSearch::WindowedPortableScan:
     return "windowed portable scan";
+  case NeighbourSearch::NestedScan:
+    return "nested scan";
   }
   return "?";
 }
@@ -300,6 +304,68 @@ TEST(OffsetPlacement, MatchesTheReferenceWithShortLifetimesOnALongSchedule) {
                 uint64_t(1) << (6 + 4 * instance), instance % 2 == 1};
     expectSamePlacements(randomProblem(rng, shape), rng,
                          "short-lived instance " + std::to_string(instance));
+  }
+}
+
+/// A schedule shaped like the trace family of docs/benchmarks.md (written
+/// here, not taken from the benchmarks): over count / 2 positions, a
+/// quarter of the buffers live 1-16 positions, 15 % 16-1,024, and the rest
+/// a tenth to 70 % of the schedule (log-uniform), 64 B to 8 MiB each.
+Problem traceShapedProblem(std::mt19937_64 &rng, size_t count) {
+  const int64_t positions = int64_t(count / 2);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  auto logUniform = [&](double low, double high) {
+    return std::exp(std::log(low) +
+                    unit(rng) * (std::log(high) - std::log(low)));
+  };
+  Problem problem;
+  for (size_t i = 0; i < count; ++i) {
+    Buffer buffer;
+    buffer.start = int64_t(rng() % uint64_t(positions));
+    double kind = unit(rng), length;
+    if (kind < 0.25)
+      length = 1 + std::floor(unit(rng) * 16);
+    else if (kind < 0.4)
+      length = logUniform(16, 1024);
+    else
+      length = logUniform(positions / 10.0 + 1, positions * 0.7 + 2);
+    buffer.end = std::min<int64_t>(positions,
+                                   buffer.start + std::max<int64_t>(1, length));
+    buffer.size = uint64_t(logUniform(64, 8 << 20));
+    buffer.alignment = 64;
+    problem.buffers.push_back(buffer);
+  }
+  return problem;
+}
+
+TEST(OffsetPlacement, NestedWindowsWhereTheyPayGiveTheSamePlacements) {
+  // On a dense schedule with some short lifetimes, the walk's one list gets
+  // nested windows (TimeWindowedLists.h) from the estimate: the placements
+  // must be those of collecting the neighbours, which has no lists at all,
+  // best and first fit, and those of the nested scan (a quarter of the
+  // schedule, whatever the estimate). A small one of the same shape gets
+  // none (each list a buffer goes into costs more than it saves there).
+  std::mt19937_64 rng(2026120301);
+  Problem problem = traceShapedProblem(rng, 24000);
+  EXPECT_GT(OffsetPlacement(problem).nestedWindowCount(), 1u);
+  EXPECT_EQ(
+      OffsetPlacement(problem, NeighbourSearch::NestedScan).nestedWindowCount(),
+      4u);
+  EXPECT_EQ(
+      OffsetPlacement(problem, NeighbourSearch::Collect).nestedWindowCount(),
+      0u);
+  EXPECT_EQ(OffsetPlacement(traceShapedProblem(rng, 1000)).nestedWindowCount(),
+            0u);
+  std::vector<uint32_t> bySize = ordersFor(problem, rng)[0];
+  for (OffsetPlacement::Fit fit :
+       {OffsetPlacement::Fit::Best, OffsetPlacement::Fit::First}) {
+    std::optional<std::vector<uint64_t>> collected =
+        structurePlacement(problem, bySize, fit, NeighbourSearch::Collect);
+    ASSERT_TRUE(collected.has_value());
+    EXPECT_EQ(structurePlacement(problem, bySize, fit), collected);
+    EXPECT_EQ(
+        structurePlacement(problem, bySize, fit, NeighbourSearch::NestedScan),
+        collected);
   }
 }
 
