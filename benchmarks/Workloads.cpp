@@ -8,6 +8,8 @@
 
 #include "Workloads.h"
 
+#include "ProblemGenerators.h"
+
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -61,32 +63,5 @@ Problem bench::randomIntervals(size_t count, uint64_t seed) {
 }
 
 Problem bench::denseTrace(size_t count, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  const int64_t positions = std::max<int64_t>(2, count / 2);
-  std::uniform_int_distribution<int64_t> start(0, positions - 1);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  auto logUniform = [&](double low, double high) {
-    return std::exp(std::log(low) +
-                    unit(rng) * (std::log(high) - std::log(low)));
-  };
-  Problem problem;
-  problem.buffers.reserve(count);
-  for (size_t i = 0; i < count; ++i) {
-    Buffer buffer;
-    buffer.start = start(rng);
-    double kind = unit(rng), length;
-    if (kind < 0.25)
-      length = 1 + std::floor(unit(rng) * 16);
-    else if (kind < 0.4)
-      length = logUniform(16, 1024);
-    else
-      length = logUniform(positions / 10.0 + 1, positions * 0.7 + 2);
-    // start < positions, so the clipped end still lies past the start.
-    buffer.end = std::min<int64_t>(positions,
-                                   buffer.start + std::max<int64_t>(1, length));
-    buffer.size = static_cast<uint64_t>(logUniform(64, 8 << 20));
-    buffer.alignment = 64;
-    problem.buffers.push_back(buffer);
-  }
-  return problem;
+  return generateDenseTrace(count, seed);
 }

@@ -27,13 +27,7 @@ Problem transformerLike(size_t count, uint64_t seed);
 /// positions, sizes of 1 byte to 1 MiB, alignment 256.
 Problem randomIntervals(size_t count, uint64_t seed);
 
-/// Shaped like the allocation traces of production compilers (XLA/TPU heap
-/// traces of 1k-62k buffers): `count` buffers over `count / 2` positions,
-/// 25 % temporaries living 1-16 positions, 15 % living 16-1024 (log-uniform),
-/// 60 % long-lived, from 1/10 to 7/10 of the schedule (log-uniform, clipped
-/// at its end); sizes log-uniform from 64 bytes to 8 MiB; alignment 64.
-/// 11,398 buffers are live at once at 60,000 buffers, so each one's
-/// lifetime intersects thousands of others: the hard case for placement.
+/// The trace family (generateDenseTrace, test/support/ProblemGenerators.h).
 Problem denseTrace(size_t count, uint64_t seed);
 
 } // namespace memplan::bench

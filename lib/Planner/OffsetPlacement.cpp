@@ -81,7 +81,7 @@ constexpr size_t kWindowSample = 1 << 16;
 /// of the walks over the whole list: they take memory (a list per window)
 /// and a cache that held one list now holds several. On the trace family
 /// (docs/benchmarks.md) the windows of a quarter of the schedule the
-/// estimate chooses took greedy by size from 0.53-0.56 s to 0.42-0.44 s.
+/// estimate chooses took greedy by size from 0.51-0.57 s to 0.41-0.43 s.
 constexpr uint64_t kNestingGain[2] = {3, 4};
 /// The most entries the nested lists may hold together, in lists of every
 /// buffer: a long lifetime is copied into every window it meets.
@@ -247,7 +247,7 @@ struct OffsetPlacement::Impl {
                                            uint64_t nonEmpty) const {
     const double whole = nonEmpty / 2.0;
     double bestWork = whole * kNestingGain[0] / kNestingGain[1];
-    if (double(kListCost) >= bestWork)
+    if (double(kListCost) >= bestWork || slots <= kMinWindowSlots)
       return std::nullopt;
     size_t stride = std::max<size_t>(1, problem.buffers.size() / kWindowSample);
     std::vector<uint32_t> sampled;

@@ -46,6 +46,16 @@ Problem generateRandomProblem(std::mt19937_64 &rng,
 /// buffer aligned to up to 256 bytes.
 RandomProblemShape traceLikeShape(size_t count);
 
+/// Shaped like the allocation traces of production compilers (XLA/TPU heap
+/// traces of 1k-62k buffers): `count` buffers over `count / 2` positions,
+/// 25 % temporaries living 1-16 positions, 15 % living 16-1024 (log-uniform),
+/// 60 % long-lived, from 1/10 to 7/10 of the schedule (log-uniform, clipped
+/// at its end); sizes log-uniform from 64 bytes to 8 MiB; alignment 64.
+/// 11,398 buffers are live at once at 60,000 buffers, so each one's
+/// lifetime intersects thousands of others: the hard case for placement
+/// (the trace family of docs/benchmarks.md).
+Problem generateDenseTrace(size_t count, uint64_t seed);
+
 /// A random problem of sizes in [1, maxSize] and alignment 1, from `seed`.
 Problem generateRandomProblem(uint64_t seed, size_t count, int64_t positions,
                               int64_t maxLength, uint64_t maxSize);

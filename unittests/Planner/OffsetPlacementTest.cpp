@@ -307,46 +307,16 @@ TEST(OffsetPlacement, MatchesTheReferenceWithShortLifetimesOnALongSchedule) {
   }
 }
 
-/// A schedule shaped like the trace family of docs/benchmarks.md (written
-/// here, not taken from the benchmarks): over count / 2 positions, a
-/// quarter of the buffers live 1-16 positions, 15 % 16-1,024, and the rest
-/// a tenth to 70 % of the schedule (log-uniform), 64 B to 8 MiB each.
-Problem traceShapedProblem(std::mt19937_64 &rng, size_t count) {
-  const int64_t positions = int64_t(count / 2);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  auto logUniform = [&](double low, double high) {
-    return std::exp(std::log(low) +
-                    unit(rng) * (std::log(high) - std::log(low)));
-  };
-  Problem problem;
-  for (size_t i = 0; i < count; ++i) {
-    Buffer buffer;
-    buffer.start = int64_t(rng() % uint64_t(positions));
-    double kind = unit(rng), length;
-    if (kind < 0.25)
-      length = 1 + std::floor(unit(rng) * 16);
-    else if (kind < 0.4)
-      length = logUniform(16, 1024);
-    else
-      length = logUniform(positions / 10.0 + 1, positions * 0.7 + 2);
-    buffer.end = std::min<int64_t>(positions,
-                                   buffer.start + std::max<int64_t>(1, length));
-    buffer.size = uint64_t(logUniform(64, 8 << 20));
-    buffer.alignment = 64;
-    problem.buffers.push_back(buffer);
-  }
-  return problem;
-}
-
 TEST(OffsetPlacement, NestedWindowsWhereTheyPayGiveTheSamePlacements) {
-  // On a dense schedule with some short lifetimes, the walk's one list gets
-  // nested windows (TimeWindowedLists.h) from the estimate: the placements
+  // On the trace family (generateDenseTrace: mostly long lifetimes, some
+  // short), the walk's one list gets nested windows (TimeWindowedLists.h)
+  // from the estimate: the placements
   // must be those of collecting the neighbours, which has no lists at all,
   // best and first fit, and those of the nested scan (a quarter of the
   // schedule, whatever the estimate). A small one of the same shape gets
   // none (each list a buffer goes into costs more than it saves there).
   std::mt19937_64 rng(2026120301);
-  Problem problem = traceShapedProblem(rng, 24000);
+  Problem problem = generateDenseTrace(24000, 2026120301);
   EXPECT_GT(OffsetPlacement(problem).nestedWindowCount(), 1u);
   EXPECT_EQ(
       OffsetPlacement(problem, NeighbourSearch::NestedScan).nestedWindowCount(),
@@ -354,8 +324,14 @@ TEST(OffsetPlacement, NestedWindowsWhereTheyPayGiveTheSamePlacements) {
   EXPECT_EQ(
       OffsetPlacement(problem, NeighbourSearch::Collect).nestedWindowCount(),
       0u);
-  EXPECT_EQ(OffsetPlacement(traceShapedProblem(rng, 1000)).nestedWindowCount(),
-            0u);
+  EXPECT_EQ(
+      OffsetPlacement(generateDenseTrace(1000, 2026120302)).nestedWindowCount(),
+      0u);
+  // Thousands of buffers on one slot: one list, and no window shorter.
+  Problem oneSlot;
+  for (uint64_t size = 1; size <= 4000; ++size)
+    oneSlot.buffers.push_back({size, 0, 1, 1});
+  EXPECT_EQ(OffsetPlacement(oneSlot).nestedWindowCount(), 0u);
   std::vector<uint32_t> bySize = ordersFor(problem, rng)[0];
   for (OffsetPlacement::Fit fit :
        {OffsetPlacement::Fit::Best, OffsetPlacement::Fit::First}) {
