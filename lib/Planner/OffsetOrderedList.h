@@ -455,15 +455,10 @@ private:
       exacts[block.exact] = Exact();
     else if (block.wide())
       releaseExact(block);
+    // Wide or not is settled above, so no entry widens the block here.
     forEachEntry(count, [&](uint32_t e, uint32_t slot) {
-      block.first[slot] = run.first[e];
-      block.last[slot] = run.last[e];
-      block.nearOffset[slot] = Block::near(run.offset[e], block.base);
-      block.nearTop[slot] = Block::near(run.top[e], block.base);
-      if (wide) {
-        exacts[block.exact].offset[slot] = run.offset[e];
-        exacts[block.exact].top[slot] = run.top[e];
-      }
+      setEntry(index, slot, run.offset[e], run.top[e], run.first[e],
+               run.last[e]);
     });
   }
 

@@ -150,7 +150,8 @@ struct OffsetPlacement::Impl {
         axis.size() >= OffsetOrderedList::kMaxSlots || nonEmpty == 0)
       return;
     uint32_t slots = static_cast<uint32_t>(axis.size());
-    auto [windows, walked, met] = chooseWindows(slots, nonEmpty);
+    const std::vector<uint32_t> sampled = sampleBuffers();
+    auto [windows, walked, met] = chooseWindows(slots, nonEmpty, sampled);
     bool dense = (occupied / slots + 1) * kScanAdvantage >= walked;
     entriesMet = met;
     if (search == NeighbourSearch::Auto && !dense)
@@ -164,7 +165,8 @@ struct OffsetPlacement::Impl {
     if (search == NeighbourSearch::NestedScan)
       byOffset->nest(TimeWindows(slots, (slots + 3) / 4));
     else if (windows.windowCount() == 1)
-      if (std::optional<TimeWindows> nested = chooseNesting(slots, nonEmpty))
+      if (std::optional<TimeWindows> nested =
+              chooseNesting(slots, nonEmpty, sampled))
         byOffset->nest(*nested);
     vectorWalk = search != NeighbourSearch::PortableScan &&
                  search != NeighbourSearch::WindowedPortableScan;
@@ -175,38 +177,45 @@ struct OffsetPlacement::Impl {
     }
   }
 
+  /// What the choices of windows estimate on: up to kWindowSample of the
+  /// non-empty buffers, spread over the problem.
+  std::vector<uint32_t> sampleBuffers() const {
+    size_t stride = std::max<size_t>(1, problem.buffers.size() / kWindowSample);
+    std::vector<uint32_t> sampled;
+    for (size_t id = 0; id < problem.buffers.size(); id += stride)
+      if (problem.buffers[id].size != 0)
+        sampled.push_back(static_cast<uint32_t>(id));
+    return sampled;
+  }
+
   /// The windows of least cost per placement (the entries its walks pass
   /// over, plus kListCost per window met), that cost, and the entries of
   /// the windows a placement meets once all are placed: one list, or windows of
-  /// a power of two of slots, estimated on up to kWindowSample buffers spread
-  /// over the problem. Windows are taken only where they at least halve the
-  /// work (one list keeps the choice between walking and collecting per
-  /// placement), and each holds kMinWindowEntries buffers or more on average (a
-  /// list costs a block).
+  /// a power of two of slots, estimated on `sampled` (sampleBuffers). Windows
+  /// are taken only where they at least halve the work (one list keeps the
+  /// choice between walking and collecting per placement), and each holds
+  /// kMinWindowEntries buffers or more on average (a list costs a block).
   struct WindowChoice {
     TimeWindows windows;
     uint64_t work;
     double entriesMet;
   };
-  WindowChoice chooseWindows(uint32_t slots, uint64_t nonEmpty) const {
-    size_t stride = std::max<size_t>(1, problem.buffers.size() / kWindowSample);
+  WindowChoice chooseWindows(uint32_t slots, uint64_t nonEmpty,
+                             const std::vector<uint32_t> &sampled) const {
     struct Estimate {
       uint64_t work = 0, population = 0; // entries per window
       double entriesMet = 0;             // per placement
     };
     auto estimate = [&](const TimeWindows &windows) {
-      uint64_t met = 0, sampled = 0;
-      for (size_t id = 0; id < problem.buffers.size(); id += stride)
-        if (problem.buffers[id].size != 0) {
-          met += windows.windowsMet(first[id], last[id]);
-          ++sampled;
-        }
+      uint64_t met = 0;
+      for (uint32_t id : sampled)
+        met += windows.windowsMet(first[id], last[id]);
       Estimate result;
-      if (sampled == 0)
+      if (sampled.empty())
         return result;
       // Windows met per placement, entries per window (scaled from the
       // sample to every buffer).
-      double perPlacement = double(met) / sampled;
+      double perPlacement = double(met) / sampled.size();
       result.population =
           uint64_t(perPlacement * nonEmpty / windows.windowCount() + 0.5);
       result.entriesMet = perPlacement * result.population;
@@ -240,20 +249,17 @@ struct OffsetPlacement::Impl {
   /// window walks half of the buffers meeting it, any other half of all;
   /// each nested list a buffer goes into costs kListCost (so none pays
   /// where that is already most of a walk over the whole), and together
-  /// they hold at most kMaxNestedCopies times the buffers. Estimated on up
-  /// to kWindowSample buffers spread over the problem, from the longest
-  /// windows down, until the estimate rises from one to the next.
-  std::optional<TimeWindows> chooseNesting(uint32_t slots,
-                                           uint64_t nonEmpty) const {
+  /// they hold at most kMaxNestedCopies times the buffers. Estimated on
+  /// `sampled` (sampleBuffers), from the longest windows down, until the
+  /// estimate rises from one to the next.
+  std::optional<TimeWindows>
+  chooseNesting(uint32_t slots, uint64_t nonEmpty,
+                const std::vector<uint32_t> &sampled) const {
     const double whole = nonEmpty / 2.0;
     double bestWork = whole * kNestingGain[0] / kNestingGain[1];
-    if (double(kListCost) >= bestWork || slots <= kMinWindowSlots)
+    if (double(kListCost) >= bestWork || slots <= kMinWindowSlots ||
+        sampled.empty())
       return std::nullopt;
-    size_t stride = std::max<size_t>(1, problem.buffers.size() / kWindowSample);
-    std::vector<uint32_t> sampled;
-    for (size_t id = 0; id < problem.buffers.size(); id += stride)
-      if (problem.buffers[id].size != 0)
-        sampled.push_back(static_cast<uint32_t>(id));
     const double scale = double(nonEmpty) / sampled.size();
     std::optional<TimeWindows> best;
     std::vector<int64_t> population;

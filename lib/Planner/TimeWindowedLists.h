@@ -187,25 +187,29 @@ private:
     return windows[0];
   }
 
-  /// Calls `fn(w)` for each nested window w that [first, last) meets.
+  /// Calls `fn(w)` for each window w of `windows` that [first, last) meets,
+  /// in time order.
   template <typename Fn>
-  void forEachNestedWindow(uint32_t first, uint32_t last, Fn &&fn) const {
-    if (nestedLists.empty())
-      return;
-    for (uint32_t w = nestedGeometry.firstWindow(first),
-                  end = nestedGeometry.lastWindow(last);
+  static void forEachWindowOf(const TimeWindows &windows, uint32_t first,
+                              uint32_t last, Fn &&fn) {
+    for (uint32_t w = windows.firstWindow(first),
+                  end = windows.lastWindow(last);
          w <= end; ++w)
       fn(w);
   }
 
-  /// Calls `fn(w)` for each window w that [first, last) meets, in time
-  /// order: the lists of a placed buffer, and those a walk goes over.
+  /// Calls `fn(w)` for each window w that [first, last) meets: the lists of
+  /// a placed buffer, and those a walk goes over.
   template <typename Fn>
   void forEachWindow(uint32_t first, uint32_t last, Fn &&fn) const {
-    for (uint32_t w = geometry.firstWindow(first),
-                  end = geometry.lastWindow(last);
-         w <= end; ++w)
-      fn(w);
+    forEachWindowOf(geometry, first, last, fn);
+  }
+
+  /// Calls `fn(w)` for each nested window w that [first, last) meets.
+  template <typename Fn>
+  void forEachNestedWindow(uint32_t first, uint32_t last, Fn &&fn) const {
+    if (!nestedLists.empty())
+      forEachWindowOf(nestedGeometry, first, last, fn);
   }
 
   /// The gaps of `list` among the entries meeting [first, last) that hold
