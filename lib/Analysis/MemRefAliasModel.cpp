@@ -10,6 +10,7 @@
 
 #include "memplan/Analysis/MemRefByteSize.h"
 #include "memplan/Analysis/RegionExecution.h"
+#include "memplan/Analysis/WorkgroupMemory.h"
 #include "mlir/Dialect/Bufferization/IR/BufferViewFlowOpInterface.h"
 #include "mlir/Dialect/Bufferization/Transforms/BufferViewFlowAnalysis.h"
 #include "mlir/IR/Matchers.h"
@@ -473,7 +474,40 @@ MemRefAliasModel::MemRefAliasModel(FunctionOpInterface function,
         }
       }
     }
+    if (isWorkgroupMemorySpace(type.getMemorySpace()))
+      end = extendToWorkgroupBarrier(buffer, end, reject);
     buffer.end = end;
     buffers.push_back(std::move(buffer));
   }
+}
+
+int64_t MemRefAliasModel::extendToWorkgroupBarrier(
+    const AllocBuffer &buffer, int64_t end,
+    function_ref<void(const Twine &, Operation *)> reject) const {
+  // Every thread runs the body's ops, so a barrier there is reached by all
+  // of them (the body is one block: a function of several is rejected).
+  // Inside a region an op may run for some threads and not others, and a
+  // loop's iterations are not apart from each other's; buffers allocated
+  // there stay apart from all others.
+  Operation *parent = buffer.alloc->getParentOp();
+  if (!isa<FunctionOpInterface>(parent))
+    reject("it is in GPU workgroup memory, which the threads of a workgroup "
+           "share, and is allocated inside " +
+               quoted(parent) +
+               ": only buffers allocated in the function's body, apart from "
+               "each other by a gpu.barrier, share its bytes",
+           parent);
+  // Another thread may use it until all have passed a barrier of the body
+  // after its last use; without one, until the function returns (the
+  // terminator is no use: arenas are freed before it).
+  Block *body = buffer.alloc->getBlock();
+  while (!isa<FunctionOpInterface>(body->getParentOp()))
+    body = body->getParentOp()->getBlock();
+  for (Operation &op : *body) {
+    if (order.begin(&op) >= end && isWorkgroupBarrier(&op))
+      return order.end(&op);
+    if (op.hasTrait<OpTrait::IsTerminator>())
+      return std::max(end, order.begin(&op));
+  }
+  return std::max<int64_t>(end, order.size());
 }

@@ -29,7 +29,12 @@
 //  * an offset must be aligned for the view's elements (their LLVM ABI
 //    alignment), and for those of every memref it reaches (but one a call
 //    returns) and what their uses assume (memref.assume_alignment) or state
-//    (an access's `alignment`).
+//    (an access's `alignment`);
+//  * in an arena of GPU workgroup memory, which every thread of a workgroup
+//    uses at its own pace, two views share bytes only where both live in
+//    the function's body and a gpu.barrier lies between the last use of the
+//    one and the other (its own reading of which spaces those are: the GPU
+//    dialect's, address space 3, or any space whose name says workgroup).
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +47,7 @@
 #include "mlir/Conversion/LLVMCommon/LoweringOptions.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -180,6 +186,23 @@ bool isPlainData(Type type) {
   return isa<IntegerType, IndexType, FloatType, ComplexType, VectorType>(type);
 }
 
+/// Whether threads running at once share the memory space: the GPU
+/// dialect's workgroup space, its number 3 in the NVVM and ROCDL lowerings,
+/// or, bluntly, any space whose printed name mentions a workgroup (SPIR-V's
+/// Workgroup storage class among them).
+bool isSharedByWorkgroup(Attribute space) {
+  if (!space)
+    return false;
+  if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space))
+    return gpuSpace.getValue() == gpu::AddressSpace::Workgroup;
+  if (auto number = dyn_cast<IntegerAttr>(space))
+    return number.getValue() == 3;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  space.print(os);
+  return StringRef(text).contains_insensitive("workgroup");
+}
+
 Block *parentBlock(Block *block) {
   Operation *op = block->getParentOp();
   return op ? op->getBlock() : nullptr;
@@ -307,6 +330,7 @@ private:
                << "of '" << view.parallelLoops.front()->getName()
                << "', which may run at the same time";
     }
+    workgroupArena = isSharedByWorkgroup(type.getMemorySpace());
     for (size_t i = 0; i < views.size(); ++i)
       for (size_t j = i + 1; j < views.size(); ++j)
         if (views[i].begin < views[j].end && views[j].begin < views[i].end &&
@@ -893,6 +917,9 @@ private:
       common = parentBlock(common);
     auto [aFirst, aLast] = interval(a, common);
     auto [bFirst, bLast] = interval(b, common);
+    if (workgroupArena)
+      return checkApartInWorkgroup(common, aFirst, aLast, bFirst, bLast,
+                                   conflict);
     if (aLast <= bFirst || bLast <= aFirst)
       return success();
     // Both live only inside one op of the common block, each within one run
@@ -912,6 +939,31 @@ private:
         (bFirst < aFirst && apartFrom(b, bLast, a, common)))
       return success();
     return conflict("both may be live at once");
+  }
+
+  /// Two views of workgroup memory on [aFirst, aLast) and [bFirst, bLast)
+  /// of `common`: another thread may still use the earlier one after this
+  /// thread's last use, so a gpu.barrier, which every thread reaches only
+  /// in the function's body, must lie between them there.
+  LogicalResult
+  checkApartInWorkgroup(Block *common, int64_t aFirst, int64_t aLast,
+                        int64_t bFirst, int64_t bLast,
+                        function_ref<LogicalResult(const Twine &)> conflict) {
+    if (aLast > bFirst && bLast > aFirst)
+      return conflict("both may be live at once");
+    if (common != &function.getFunctionBody().front())
+      return conflict("both are in workgroup memory, which the threads of a "
+                      "workgroup share, and meet in a nested region, where "
+                      "no barrier is known to hold every thread");
+    int64_t from = std::min(aLast, bLast), to = std::max(aFirst, bFirst);
+    for (Operation &op : *common) {
+      int64_t at = position(common, &op);
+      if (at >= from && at < to && isa<gpu::BarrierOp>(op))
+        return success();
+    }
+    return conflict("no gpu.barrier lies between the last use of the one and "
+                    "the other: another thread of the workgroup may still use "
+                    "the first");
   }
 
   /// Whether `outer`, whose last use in `block` is before position
@@ -996,6 +1048,8 @@ private:
   LLVMTypeConverter converter;
   DataLayout layout;
   DenseMap<Block *, DenseMap<Operation *, int64_t>> positionsIn;
+  /// Whether the arena being checked is in GPU workgroup memory.
+  bool workgroupArena = false;
   /// readDimension's answers, by induction variable.
   DenseMap<Value, LoopDimension> dimensions;
   llvm::DenseSet<std::pair<Operation *, unsigned>> callsInProgress;

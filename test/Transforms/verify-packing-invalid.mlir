@@ -483,3 +483,80 @@ func.func @stated_alignment(%v: vector<8xf32>) {
   memref.dealloc %arena : memref<96xi8>
   return
 }
+
+// -----
+
+// GPU workgroup memory: every thread of the workgroup uses the arena at its
+// own pace. The packing memplan once wrote: %b at %a's offset with no
+// barrier after %a's last load, so thread 0 may store into %b over a[0]
+// before thread 63 has loaded it.
+func.func @workgroup_without_barrier(%out: memref<64xf32>) {
+  %c63 = arith.constant 63 : index
+  %tid = gpu.thread_id x
+  %mirror = arith.subi %c63, %tid : index
+  %one = arith.constant 1.0 : f32
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<256xi8, #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  // expected-note @+1 {{%view is defined here}}
+  %a = memref.view %arena[%c0][] : memref<256xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+  memref.store %one, %a[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+  gpu.barrier
+  %v = memref.load %a[%mirror] : memref<64xf32, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{memory conflict: %view_0 at bytes [0, 256) overlaps %view at bytes [0, 256) and no gpu.barrier lies between the last use of the one and the other: another thread of the workgroup may still use the first}}
+  %b = memref.view %arena[%c0][] : memref<256xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+  memref.store %v, %b[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+  gpu.barrier
+  %w = memref.load %b[%mirror] : memref<64xf32, #gpu.address_space<workgroup>>
+  memref.store %w, %out[%tid] : memref<64xf32>
+  return
+}
+
+// -----
+
+// The same in address space 3 (NVVM's and ROCDL's number for it), with a
+// barrier that only the threads taking the branch reach.
+func.func @workgroup_barrier_in_branch(%out: memref<64xf32>, %flag: i1) {
+  %c63 = arith.constant 63 : index
+  %tid = gpu.thread_id x
+  %mirror = arith.subi %c63, %tid : index
+  %one = arith.constant 1.0 : f32
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<256xi8, 3>
+  %c0 = arith.constant 0 : index
+  // expected-note @+1 {{%view is defined here}}
+  %a = memref.view %arena[%c0][] : memref<256xi8, 3> to memref<64xf32, 3>
+  memref.store %one, %a[%tid] : memref<64xf32, 3>
+  gpu.barrier
+  %v = memref.load %a[%mirror] : memref<64xf32, 3>
+  scf.if %flag {
+    gpu.barrier
+  }
+  // expected-error @+1 {{memory conflict: %view_0 at bytes [0, 256) overlaps %view at bytes [0, 256) and no gpu.barrier lies between the last use of the one and the other: another thread of the workgroup may still use the first}}
+  %b = memref.view %arena[%c0][] : memref<256xi8, 3> to memref<64xf32, 3>
+  memref.store %v, %b[%tid] : memref<64xf32, 3>
+  return
+}
+
+// -----
+
+// Two views of one iteration of a loop, apart in the body by a barrier:
+// another thread may be an iteration behind, still using %b when this one
+// stores into %a again.
+func.func @workgroup_in_loop(%out: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %tid = gpu.thread_id x
+  %one = arith.constant 1.0 : f32
+  %arena = memref.alloc() {alignment = 64 : i64} : memref<256xi8, #gpu.address_space<workgroup>>
+  scf.for %i = %c0 to %c4 step %c1 {
+    // expected-note @+1 {{%view is defined here}}
+    %a = memref.view %arena[%c0][] : memref<256xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %one, %a[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    // expected-error @+1 {{memory conflict: %view_0 at bytes [0, 256) overlaps %view at bytes [0, 256) and both are in workgroup memory, which the threads of a workgroup share, and meet in a nested region, where no barrier is known to hold every thread}}
+    %b = memref.view %arena[%c0][] : memref<256xi8, #gpu.address_space<workgroup>> to memref<64xf32, #gpu.address_space<workgroup>>
+    %v = memref.load %b[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %out[%tid] : memref<64xf32>
+  }
+  return
+}

@@ -41,7 +41,11 @@
 // compile-time number of iterations, and only one such loop may hold the
 // buffer (the packer gives each iteration a slot). Allocations in regions
 // memplan does not model are left alone, as are functions with unstructured
-// control flow (any region of more than one block).
+// control flow (any region of more than one block). A buffer of GPU
+// workgroup memory is used by every thread of a workgroup, each at its own
+// pace (WorkgroupMemory.h): it lives on to the first gpu.barrier of the
+// function's body after its last use (or to the function's end), and one
+// allocated in a nested region is left alone.
 //
 // Sizes are the lowering's (MemRefByteSize.h); `?` dimensions whose size
 // operands are constants count as static. Alignment is the most of the
@@ -137,6 +141,16 @@ public:
   const ProgramOrder &getOrder() const { return order; }
 
 private:
+  /// The end of `buffer`'s life, which its uses put at `end`, for a buffer
+  /// of GPU workgroup memory (WorkgroupMemory.h): the end of the first
+  /// gpu.barrier of the function's body at or after `end`, or the function's
+  /// terminator where none follows. A buffer allocated in a nested region
+  /// is rejected through `reject`.
+  int64_t extendToWorkgroupBarrier(
+      const AllocBuffer &buffer, int64_t end,
+      llvm::function_ref<void(const llvm::Twine &, mlir::Operation *)> reject)
+      const;
+
   ProgramOrder order;
   llvm::SmallVector<AllocBuffer> buffers;
 };
