@@ -583,6 +583,12 @@ Expected<HfConfig> memplan::gen::parseHfConfig(StringRef text, StringRef name) {
   if (reader.failed())
     return reader.takeError();
   config.unknownFields = reader.unknownFields();
+  // transformers 5 writes `dtype`, earlier versions `torch_dtype`.
+  for (StringRef key : {"dtype", "torch_dtype"})
+    if (std::optional<StringRef> stored = object->getString(key)) {
+      m.storedDtype = stored->str();
+      break;
+    }
   return config;
 }
 

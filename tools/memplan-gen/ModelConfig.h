@@ -94,6 +94,10 @@ struct ModelConfig {
   bool geluNew = false;
   /// BERT: rows of the token-type embedding.
   int64_t typeVocab = 2;
+  /// A Hugging Face config's `dtype` (or `torch_dtype`) as written, the
+  /// precision its checkpoint stores ("bfloat16", "float32"); empty where it
+  /// names none. The graph's dtypes are the tool's options, not this.
+  std::string storedDtype;
 
   /// The dropout probability a stack preset trains with: a config's own
   /// (resid_pdrop, hidden_dropout_prob, attention_dropout); none: the

@@ -27,6 +27,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -297,6 +298,42 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
+/// Bytes per element of a checkpoint's dtype as transformers names it, or 0
+/// for a name not known here.
+static unsigned storedDtypeBytes(llvm::StringRef dtype) {
+  return llvm::StringSwitch<unsigned>(dtype)
+      .Cases({"float32", "float"}, 4)
+      .Cases({"bfloat16", "float16", "half"}, 2)
+      .Cases({"float64", "double"}, 8)
+      .Default(0);
+}
+
+/// A note on stderr where a config's stored precision has other bytes per
+/// element than the weights memplan-gen builds because no dtype was given:
+/// the graph follows the options, and their default (f16) silently halves
+/// an f32 model otherwise.
+static void noteStoredDtype(const GeneratorOptions &options) {
+  const std::string &stored = options.model.storedDtype;
+  if (stored.empty() || weightDtype.getNumOccurrences() ||
+      activationDtype.getNumOccurrences())
+    return;
+  unsigned bytes = storedDtypeBytes(stored);
+  unsigned built =
+      storedDtypeBytes(llvm::StringSwitch<llvm::StringRef>(options.weightType)
+                           .Case("f32", "float32")
+                           .Cases({"f16", "bf16"}, "float16")
+                           .Default(""));
+  if (bytes == 0 || built == 0 || bytes == built)
+    return;
+  llvm::errs() << "memplan-gen: note: " << hfConfigPath
+               << ": the checkpoint stores " << stored << " (" << bytes
+               << " bytes per element); the graph's weights are "
+               << options.weightType << " and its activations "
+               << options.activationType
+               << ", the defaults: give --weight-dtype and --activation-dtype "
+                  "to plan another precision\n";
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   // The description must outlive the parser (cl::desc keeps a StringRef).
@@ -429,6 +466,7 @@ int main(int argc, char **argv) {
   options.quantGroup = quantGroup;
   options.activationType = activationDtype;
   applyStack(options, *stack, given);
+  noteStoredDtype(options);
   if (layers < 0 || batch < 0 || seq < 0 || kvLen < 0)
     return fail("layers, batch, seq and kv-len must be positive");
   std::optional<int> capability = parseComputeCapability(gpuName);

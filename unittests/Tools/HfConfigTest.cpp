@@ -241,6 +241,19 @@ TEST(HfConfigTest, DropoutAStackTrainsWith) {
             "'attention_dropout' must be a probability in [0, 1), got 1");
 }
 
+TEST(HfConfigTest, StoredDtypeIsKeptAsWritten) {
+  EXPECT_EQ(read(decoder("llama")).storedDtype, "");
+  EXPECT_EQ(read(decoder("llama", R"("torch_dtype": "float32")")).storedDtype,
+            "float32");
+  // transformers 5 writes `dtype`; where both are there, it is read.
+  EXPECT_EQ(read(decoder("llama", R"("torch_dtype": "float32",
+                                     "dtype": "bfloat16")"))
+                .storedDtype,
+            "bfloat16");
+  // Not a string (null in some exported configs): none, and no error.
+  EXPECT_EQ(read(decoder("llama", R"("torch_dtype": null)")).storedDtype, "");
+}
+
 TEST(HfConfigTest, UnknownFieldsAreListedNotFatal) {
   llvm::Expected<HfConfig> config = parseHfConfig(
       decoder("llama", R"("zeta": 1, "rope_theta": 500000.0, "alpha": [],
