@@ -424,7 +424,8 @@ MemRefAliasModel::MemRefAliasModel(FunctionOpInterface function,
 
     // Every alias and every use.
     buffer.home = alloc->getBlock();
-    buffer.start = order.begin(alloc);
+    buffer.allocated = order.begin(alloc);
+    buffer.birth = alloc;
     int64_t end = order.end(alloc);
     for (Value alias : getAliases(flow, alloc.getResult())) {
       // A view of it with other elements (memref.view of bytes,
@@ -456,6 +457,12 @@ MemRefAliasModel::MemRefAliasModel(FunctionOpInterface function,
         }
         if (verdict.kind == UseKind::Escape)
           reject(verdict.reason, user);
+        // The first use is in the alloc's block (an alias reaches the blocks
+        // around it only through a later op of that block).
+        if (Operation *at = alloc->getBlock()->findAncestorOpInBlock(*user))
+          if (buffer.birth == alloc ||
+              order.begin(at) < order.begin(buffer.birth))
+            buffer.birth = at;
         end = std::max(end, order.end(user));
         while (!buffer.home->findAncestorOpInBlock(*user))
           buffer.home = buffer.home->getParentOp()->getBlock();
@@ -476,6 +483,7 @@ MemRefAliasModel::MemRefAliasModel(FunctionOpInterface function,
     }
     if (isWorkgroupMemorySpace(type.getMemorySpace()))
       end = extendToWorkgroupBarrier(buffer, end, reject);
+    buffer.start = order.begin(buffer.birth);
     buffer.end = end;
     buffers.push_back(std::move(buffer));
   }

@@ -84,6 +84,13 @@ private:
   SmallVector<int64_t> begins, ends;
 };
 
+/// Where a buffer takes its bytes in the program packing leaves: from its
+/// first use where the pass may move its alloc there (a packable buffer,
+/// in an arena or allocated at its first use), else from its alloc.
+int64_t takesBytesFrom(const AllocBuffer &buffer) {
+  return buffer.isPackable() ? buffer.start : buffer.allocated;
+}
+
 Attribute getMemorySpace(const AllocBuffer &buffer) {
   memref::AllocOp alloc = buffer.alloc;
   return alloc.getType().getMemorySpace();
@@ -392,7 +399,8 @@ FailureOr<FunctionPacking> memplan::planPacking(FunctionOpInterface function,
     SmallVector<Interval> all;
     for (const AllocBuffer &buffer : buffers)
       if (buffer.bytes && getMemorySpace(buffer) == space)
-        all.push_back({buffer.start, buffer.end, packer.footprint(buffer)});
+        all.push_back(
+            {takesBytesFrom(buffer), buffer.end, packer.footprint(buffer)});
     uint64_t baseline = computePeak(all).peak;
 
     if (failed(packer.formItems(candidates, packing.leftAlone)))
@@ -425,7 +433,7 @@ FailureOr<FunctionPacking> memplan::planPacking(FunctionOpInterface function,
         if (buffer.bytes && !inArena.contains(index) &&
             getMemorySpace(buffer) == space)
           intervals.push_back(
-              {buffer.start, buffer.end, packer.footprint(buffer)});
+              {takesBytesFrom(buffer), buffer.end, packer.footprint(buffer)});
       load = computePeak(intervals);
       if (load.peak <= baseline)
         break;

@@ -24,6 +24,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace memplan {
@@ -101,7 +102,15 @@ struct PackAllocsPass : public memplan::impl::PackAllocsBase<PackAllocsPass> {
       emitRemark(buffers[index].alloc->getLoc())
           << "memplan: not packed: " << reason;
     }
+    // Where each arena starts and ends in its block, found before any op is
+    // inserted, moved or erased (ops made here have no position).
+    SmallVector<std::pair<Operation *, Operation *>> bounds;
+    if (!options.wholeFunction)
+      for (const PackedArena &arena : packing->arenas)
+        bounds.push_back(
+            findOps(*arena.block, model.getOrder(), arena.begin, arena.end));
     freeAtLastUse(function, model, *packing);
+    allocateAtFirstUse(buffers, *packing);
     if (packing->arenas.empty()) {
       emitSummaries(function, *packing);
       return success();
@@ -112,12 +121,6 @@ struct PackAllocsPass : public memplan::impl::PackAllocsBase<PackAllocsPass> {
       if (failed(addArenaArguments(function, *packing, arenaValues)))
         return failure();
     } else {
-      // Where each arena starts and ends in its block, found before any op
-      // is inserted (new ops have no position).
-      const ProgramOrder &order = model.getOrder();
-      SmallVector<std::pair<Operation *, Operation *>> bounds;
-      for (const PackedArena &arena : packing->arenas)
-        bounds.push_back(findOps(*arena.block, order, arena.begin, arena.end));
       for (auto [arena, bound] : llvm::zip_equal(packing->arenas, bounds))
         arenaValues.push_back(
             allocateArena(function, arena, bound.first, bound.second));
@@ -126,6 +129,21 @@ struct PackAllocsPass : public memplan::impl::PackAllocsBase<PackAllocsPass> {
     for (auto [arena, value] : llvm::zip_equal(packing->arenas, arenaValues))
       replaceByViews(buffers, *packing, arena, value);
     return success();
+  }
+
+  /// Moves the allocs of packable buffers in no arena to just before the op
+  /// of their first use, as the peaks count them (the mirror of
+  /// freeAtLastUse: a buffer allocated at the top of the function takes
+  /// its bytes only where it is used).
+  void allocateAtFirstUse(ArrayRef<AllocBuffer> buffers,
+                          const FunctionPacking &packing) {
+    DenseSet<unsigned> inArena;
+    for (const PackedArena &arena : packing.arenas)
+      inArena.insert(arena.buffers.begin(), arena.buffers.end());
+    for (auto [index, buffer] : llvm::enumerate(buffers))
+      if (buffer.isPackable() && !inArena.contains(index) &&
+          buffer.birth != buffer.alloc)
+        buffer.alloc->moveBefore(buffer.birth);
   }
 
   /// Moves the deallocs of buffers in no arena to just after the top-level
@@ -229,7 +247,9 @@ struct PackAllocsPass : public memplan::impl::PackAllocsBase<PackAllocsPass> {
     for (auto [index, offset, slots] :
          llvm::zip_equal(arena.buffers, arena.offsets, arena.slotsOf)) {
       memref::AllocOp alloc = buffers[index].alloc;
-      builder.setInsertionPoint(alloc);
+      // Where it is first used: the arena is allocated before that op (or
+      // the op of its block holding it), and every use comes after it.
+      builder.setInsertionPoint(buffers[index].birth);
       Value offsetValue = arith::ConstantIndexOp::create(
           builder, alloc.getLoc(), static_cast<int64_t>(offset));
       if (slots)

@@ -18,7 +18,7 @@
 
 // Every intermediate of the model in one arena at its lower bound; the
 // function's peak is below what freeing every buffer at its last use needs.
-// REMARK: remark: memplan: @bert: packed 42 allocations (16352 bytes) into one arena of 3104 bytes (lower bound 3104 bytes, greedy-by-size); function peak 3104 bytes, 3136 bytes with every buffer freed at its last use
+// REMARK: remark: memplan: @bert: packed 42 allocations (16352 bytes) into one arena of 2592 bytes (lower bound 2592 bytes, greedy-by-size); function peak 2592 bytes, 2624 bytes with every buffer freed at its last use
 
 // The sequence output (8 rows), then the pooled output.
 // OUTPUT: {{^\[\[-?[0-9]+(\.[0-9]+)?(e[-+][0-9]+)?, }}

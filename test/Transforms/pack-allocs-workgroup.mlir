@@ -72,14 +72,14 @@ func.func @numbered(%out: memref<64xf32>) {
   memref.store %one, %a[%tid] : memref<64xf32, 3>
   gpu.barrier
   %v = memref.load %a[%mirror] : memref<64xf32, 3>
-  // %b is born before the barrier that ends %a: apart from %a.
+  // %b is first used before the barrier that ends %a: apart from %a.
   %b = memref.alloc() : memref<64xf32, 3>
-  gpu.barrier
   memref.store %v, %b[%tid] : memref<64xf32, 3>
   gpu.barrier
   %w = memref.load %b[%mirror] : memref<64xf32, 3>
   gpu.barrier
-  // %c, born after the barrier that ends %b, may take %b's bytes or %a's.
+  // %c, first used after the barriers that end %a and %b, may take the
+  // bytes of either.
   %c = memref.alloc() : memref<64xf32, 3>
   memref.store %w, %c[%tid] : memref<64xf32, 3>
   gpu.barrier
@@ -114,5 +114,31 @@ func.func @nested(%out: memref<64xf32>) {
   }
   %a = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
   memref.store %one, %a[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+// Workgroup buffers allocated at the top of the kernel, as IREE hoists
+// them: each begins at its first use, so stages apart by a barrier share
+// bytes. %b's first use comes after the barrier that ends %a.
+// CHECK-LABEL: func.func @hoisted
+// CHECK: memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<256xi8, #gpu.address_space<workgroup>>
+// expected-remark @+1 {{memplan: @hoisted: packed 2 allocations (512 bytes) of memory space #gpu.address_space<workgroup> into one arena of 256 bytes (lower bound 256 bytes, greedy-by-size); function peak 256 bytes, 256 bytes with every buffer freed at its last use}}
+func.func @hoisted(%out: memref<64xf32>) {
+  %a = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
+  %b = memref.alloc() : memref<64xf32, #gpu.address_space<workgroup>>
+  %c63 = arith.constant 63 : index
+  %tid = gpu.thread_id x
+  %mirror = arith.subi %c63, %tid : index
+  %one = arith.constant 1.0 : f32
+  memref.store %one, %a[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+  gpu.barrier
+  %v = memref.load %a[%mirror] : memref<64xf32, #gpu.address_space<workgroup>>
+  gpu.barrier
+  memref.store %v, %b[%tid] : memref<64xf32, #gpu.address_space<workgroup>>
+  gpu.barrier
+  %w = memref.load %b[%mirror] : memref<64xf32, #gpu.address_space<workgroup>>
+  memref.store %w, %out[%tid] : memref<64xf32>
   return
 }

@@ -110,6 +110,27 @@ private:
     lines->push_back(std::string(indent, ' ') + line);
   }
 
+  /// Emits a static alloc, or now and then writes it at the start of the
+  /// current block instead, as IREE and upstream's hoisting passes leave
+  /// allocations: away from the first use, which is where the packer's
+  /// lifetimes begin.
+  void emitAlloc(const std::string &line) {
+    if (!laterChance(25)) {
+      emit(line);
+      return;
+    }
+    // The block's opening line is the last one indented less than its ops.
+    // Nothing goes above the kernel's first two buffers, which the
+    // corrupted packing looks for as its first two allocs.
+    size_t at = lines->size();
+    while (at > 0 && (*lines)[at - 1].find_first_not_of(' ') >= size_t(indent))
+      --at;
+    if (lines == kernelLines)
+      at = std::max(at, hoistFloor);
+    lines->insert(lines->begin() + at, std::string(indent, ' ') + line);
+    ++features->hoistedAllocs;
+  }
+
   std::string constIndex(int64_t value) {
     std::string name = fresh("ci");
     emit(name + " = arith.constant " + std::to_string(value) + " : index");
@@ -343,8 +364,8 @@ private:
       // 2-D, accessed through collapse_shape.
       buffer.allocType =
           memrefType("4x" + std::to_string(count / 4), elem, buffer.space);
-      emit(buffer.allocValue + " = memref.alloc()" + alignment + " : " +
-           buffer.allocType);
+      emitAlloc(buffer.allocValue + " = memref.alloc()" + alignment + " : " +
+                buffer.allocType);
       buffer.access.type =
           memrefType(std::to_string(count), elem, buffer.space);
       buffer.access.value = fresh("h");
@@ -370,8 +391,8 @@ private:
         alignment = " {alignment = 8 : i64}";
       buffer.allocType =
           memrefType(std::to_string(bytes), Elem::I8, buffer.space);
-      emit(buffer.allocValue + " = memref.alloc()" + alignment + " : " +
-           buffer.allocType);
+      emitAlloc(buffer.allocValue + " = memref.alloc()" + alignment + " : " +
+                buffer.allocType);
       buffer.access.type =
           memrefType(std::to_string(count), elem, buffer.space);
       buffer.access.value = fresh("h");
@@ -382,8 +403,8 @@ private:
       ++features->typedByteViews;
     } else {
       buffer.allocType = memrefType(std::to_string(count), elem, buffer.space);
-      emit(buffer.allocValue + " = memref.alloc()" + alignment + " : " +
-           buffer.allocType);
+      emitAlloc(buffer.allocValue + " = memref.alloc()" + alignment + " : " +
+                buffer.allocType);
       buffer.access.type = buffer.allocType;
       buffer.access.value = buffer.allocValue;
       // The alignment the allocation gives, assumed as frontends do
@@ -1071,8 +1092,11 @@ private:
     // Two buffers live together with different contents, the first read
     // after the second is written: any packing that overlaps them changes
     // the output.
+    kernelLines = &kernel;
+    hoistFloor = kernel.size();
     newBuffer(/*plain=*/true);
     newBuffer(/*plain=*/true);
+    hoistFloor = kernel.size();
     retire(0);
     int steps = 6 + pick(12);
     int returnedAt = pick(steps);
@@ -1265,6 +1289,9 @@ private:
   int regionDepth = 0;     ///< region ops around what is being written
   bool inParallel = false; ///< inside a parallel loop
   std::vector<std::string> *lines = nullptr;
+  /// The kernel's lines, and the first of them a hoisted alloc may take.
+  const std::vector<std::string> *kernelLines = nullptr;
+  size_t hoistFloor = 0;
   int indent = 0;
   Handle input;
   std::vector<Buffer> live;

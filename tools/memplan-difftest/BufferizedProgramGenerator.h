@@ -58,6 +58,7 @@ struct ProgramFeatures {
   unsigned nestedRegionOps = 0; ///< region ops inside region ops
   unsigned assumedAlignments = 0; ///< memref.assume_alignment of an alloc
   unsigned typedByteViews = 0;    ///< i8 allocs viewed as f32/f64
+  unsigned hoistedAllocs = 0;     ///< allocs written at their block's start
 
   ProgramFeatures &operator+=(const ProgramFeatures &other) {
     buffers += other.buffers;
@@ -73,6 +74,7 @@ struct ProgramFeatures {
     nestedRegionOps += other.nestedRegionOps;
     assumedAlignments += other.assumedAlignments;
     typedByteViews += other.typedByteViews;
+    hoistedAllocs += other.hoistedAllocs;
     return *this;
   }
 };

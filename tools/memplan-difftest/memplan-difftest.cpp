@@ -35,6 +35,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
@@ -240,9 +241,14 @@ bool corrupt(ModuleOp module, std::pair<Location, Location> targets) {
   if (!first || !second || first.getSource() != second.getSource() ||
       first.getByteShift() == second.getByteShift())
     return false;
-  // The first's offset is defined right before it, in the same block, and
-  // so dominates the second.
-  second.getByteShiftMutable().assign(first.getByteShift());
+  // The first's offset, as a constant of its own right before the second
+  // (the first view need not come first: views are made at first uses).
+  APInt offset;
+  if (!matchPattern(first.getByteShift(), m_ConstantInt(&offset)))
+    return false;
+  OpBuilder builder(second);
+  second.getByteShiftMutable().assign(arith::ConstantIndexOp::create(
+      builder, second.getLoc(), offset.getSExtValue()));
   return true;
 }
 
@@ -461,10 +467,11 @@ int main(int argc, char **argv) {
                << totals.features.nestedRegionOps << ", assumed alignments "
                << totals.features.assumedAlignments << ", byte buffers "
                << "viewed as f32/f64 " << totals.features.typedByteViews
-               << ", addresses taken " << totals.features.escapes
-               << ", views and selects " << totals.features.views
-               << "; views in the greedy packings " << totals.packedViews
-               << "\n"
+               << ", allocs hoisted to their block's start "
+               << totals.features.hoistedAllocs << ", addresses taken "
+               << totals.features.escapes << ", views and selects "
+               << totals.features.views << "; views in the greedy packings "
+               << totals.packedViews << "\n"
                << "after upstream's deallocation pipeline (the recipe): "
                << totals.recipePrograms << " programs, "
                << totals.recipeDeallocs << " deallocs placed, "

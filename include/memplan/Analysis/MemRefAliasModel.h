@@ -30,19 +30,21 @@
 // describe their control flow (gpu.launch, async.execute).
 //
 // Where a buffer lives: positions are ProgramOrder's (nested regions
-// included). A buffer lives from its alloc to the end of the last op that
-// uses an alias; a use inside a loop (or any op that repeats or runs its
-// regions concurrently) that does not also hold the alloc keeps it alive to
-// the end of that loop. A buffer allocated inside a loop is packable only if
-// it dies within its iteration: no alias leaves the loop's region or enters
-// the next iteration, so one offset serves every iteration. In a loop whose
-// iterations may run at the same time (scf.parallel, scf.forall) the same
-// holds, and each iteration needs bytes of its own: the loop must have a
-// compile-time number of iterations, and only one such loop may hold the
-// buffer (the packer gives each iteration a slot). Allocations in regions
-// memplan does not model are left alone, as are functions with unstructured
-// control flow (any region of more than one block). A buffer of GPU
-// workgroup memory is used by every thread of a workgroup, each at its own
+// included). A buffer lives from the first op of its alloc's block that
+// uses an alias (allocations hoisted to the top of a function, as IREE and
+// upstream's hoisting passes leave them, are born where they are first
+// used) to the end of the last op that uses an alias; a use inside a loop (or
+// any op that repeats or runs its regions concurrently) that does not also hold
+// the alloc keeps it alive to the end of that loop. A buffer allocated inside a
+// loop is packable only if it dies within its iteration: no alias leaves the
+// loop's region or enters the next iteration, so one offset serves every
+// iteration. In a loop whose iterations may run at the same time (scf.parallel,
+// scf.forall) the same holds, and each iteration needs bytes of its own: the
+// loop must have a compile-time number of iterations, and only one such loop
+// may hold the buffer (the packer gives each iteration a slot). Allocations in
+// regions memplan does not model are left alone, as are functions with
+// unstructured control flow (any region of more than one block). A buffer of
+// GPU workgroup memory is used by every thread of a workgroup, each at its own
 // pace (WorkgroupMemory.h): it lives on to the first gpu.barrier of the
 // function's body after its last use (or to the function's end), and one
 // allocated in a nested region is left alone.
@@ -83,9 +85,19 @@ struct AllocBuffer {
   /// of its bytes as f64), and any alignment the program assumes of an
   /// alias (memref.assume_alignment, an access's stated `alignment`).
   uint64_t alignment = 1;
-  /// Live on [start, end) in ProgramOrder positions. For a buffer that is
-  /// returned, end is the end of the function.
+  /// Live on [start, end) in ProgramOrder positions: from the op of the
+  /// alloc's block that holds the first use of any alias (the bytes are
+  /// untouched before it), or from the alloc where nothing uses it, to the
+  /// end of the last use. For a buffer that is returned, end is the end of
+  /// the function.
   int64_t start = 0, end = 0;
+  /// That op, before which a packing can create its view (or move its
+  /// alloc): every use of an alias is in it or after it. The alloc itself
+  /// where nothing uses the buffer.
+  mlir::Operation *birth = nullptr;
+  /// The alloc's own position: where a buffer left as it is takes its
+  /// bytes.
+  int64_t allocated = 0;
   /// The memref.dealloc ops that free this buffer and nothing else.
   llvm::SmallVector<mlir::Operation *> deallocs;
   /// The innermost block that holds the alloc and every use of an alias: an
