@@ -319,7 +319,8 @@ CallCaptureAnalysis::analyzeArgument(FunctionOpInterface callee,
 //===----------------------------------------------------------------------===//
 
 MemRefAliasModel::MemRefAliasModel(FunctionOpInterface function,
-                                   CallCaptureAnalysis &calls)
+                                   CallCaptureAnalysis &calls,
+                                   WorkgroupLifetime workgroupLifetime)
     : order(function.getFunctionBody()) {
   SmallVector<memref::AllocOp> allocs;
   function.getFunctionBody().walk(
@@ -481,8 +482,9 @@ MemRefAliasModel::MemRefAliasModel(FunctionOpInterface function,
         }
       }
     }
-    if (isWorkgroupMemorySpace(type.getMemorySpace()))
-      end = extendToWorkgroupBarrier(buffer, end, reject);
+    buffer.workgroup = isWorkgroupMemorySpace(type.getMemorySpace());
+    if (buffer.workgroup)
+      end = extendToWorkgroupBarrier(buffer, end, workgroupLifetime, reject);
     buffer.start = order.begin(buffer.birth);
     buffer.end = end;
     buffers.push_back(std::move(buffer));
@@ -490,7 +492,7 @@ MemRefAliasModel::MemRefAliasModel(FunctionOpInterface function,
 }
 
 int64_t MemRefAliasModel::extendToWorkgroupBarrier(
-    const AllocBuffer &buffer, int64_t end,
+    const AllocBuffer &buffer, int64_t end, WorkgroupLifetime lifetime,
     function_ref<void(const Twine &, Operation *)> reject) const {
   // Every thread runs the body's ops, so a barrier there is reached by all
   // of them (the body is one block: a function of several is rejected).
@@ -507,7 +509,10 @@ int64_t MemRefAliasModel::extendToWorkgroupBarrier(
            parent);
   // Another thread may use it until all have passed a barrier of the body
   // after its last use; without one, until the function returns (the
-  // terminator is no use: arenas are freed before it).
+  // terminator is no use: arenas are freed before it). Unless the packer
+  // inserts the barriers itself, where a buffer takes bytes of one before.
+  if (lifetime == WorkgroupLifetime::UntilLastUse && buffer.isPackable())
+    return end;
   Block *body = buffer.alloc->getBlock();
   while (!isa<FunctionOpInterface>(body->getParentOp()))
     body = body->getParentOp()->getBlock();

@@ -14,10 +14,12 @@
 #include "PlanReports.h"
 #include "memplan/Analysis/MemRefAliasModel.h"
 #include "memplan/Analysis/RegionExecution.h"
+#include "memplan/Analysis/WorkgroupMemory.h"
 #include "memplan/Dialect/MemPlan/IR/PlanAttributes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/BufferViewFlowOpInterfaceImpl.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/BufferViewFlowOpInterfaceImpl.h"
 #include "mlir/IR/Builders.h"
@@ -80,7 +82,9 @@ struct PackAllocsPass : public memplan::impl::PackAllocsBase<PackAllocsPass> {
 
   LogicalResult pack(FunctionOpInterface function, CallCaptureAnalysis &calls) {
     slotStarts.clear();
-    MemRefAliasModel model(function, calls);
+    MemRefAliasModel model(function, calls,
+                           workgroupBarriers ? WorkgroupLifetime::UntilLastUse
+                                             : WorkgroupLifetime::UntilBarrier);
     ArrayRef<AllocBuffer> buffers = model.getBuffers();
     for (const AllocBuffer &buffer : buffers)
       if (!buffer.isPackable()) {
@@ -125,10 +129,66 @@ struct PackAllocsPass : public memplan::impl::PackAllocsBase<PackAllocsPass> {
         arenaValues.push_back(
             allocateArena(function, arena, bound.first, bound.second));
     }
+    if (workgroupBarriers)
+      for (const PackedArena &arena : packing->arenas)
+        insertWorkgroupBarriers(model, arena);
     emitSummaries(function, *packing);
     for (auto [arena, value] : llvm::zip_equal(packing->arenas, arenaValues))
       replaceByViews(buffers, *packing, arena, value);
     return success();
+  }
+
+  /// With workgroup-barriers: a gpu.barrier before the first use of each
+  /// buffer of a workgroup arena that takes bytes of one last used before
+  /// it, unless a barrier of the function's body already lies between the
+  /// two (every workgroup buffer the model packs is allocated there, so its
+  /// first use is an op of the body, reached by every thread). Inserted
+  /// before the buffer's view is made, so the barrier comes first.
+  void insertWorkgroupBarriers(const MemRefAliasModel &model,
+                               const PackedArena &arena) {
+    ArrayRef<AllocBuffer> buffers = model.getBuffers();
+    if (arena.buffers.empty() || !buffers[arena.buffers.front()].workgroup)
+      return;
+    const ProgramOrder &order = model.getOrder();
+    // Where barriers are, as positions of the body: those of the program,
+    // and those inserted, at the position of the op they precede.
+    std::vector<int64_t> barriers;
+    Block &body = *buffers[arena.buffers.front()].alloc->getBlock();
+    for (Operation &op : body)
+      if (isWorkgroupBarrier(&op))
+        barriers.push_back(order.begin(&op));
+    auto byStart =
+        llvm::to_vector(llvm::seq<unsigned>(0, arena.buffers.size()));
+    llvm::sort(byStart, [&](unsigned a, unsigned b) {
+      return buffers[arena.buffers[a]].start < buffers[arena.buffers[b]].start;
+    });
+    OpBuilder builder(body.getParentOp()->getContext());
+    for (unsigned later : byStart) {
+      const AllocBuffer &buffer = buffers[arena.buffers[later]];
+      uint64_t begin = arena.offsets[later], end = begin + *buffer.bytes;
+      bool needed = false;
+      for (unsigned earlier : byStart) {
+        const AllocBuffer &before = buffers[arena.buffers[earlier]];
+        uint64_t from = arena.offsets[earlier], to = from + *before.bytes;
+        if (before.end > buffer.start || to <= begin || end <= from)
+          continue;
+        // A barrier at a position in [before.end, buffer.start] lies
+        // between the last use of the one and the first use of the other.
+        auto at = llvm::lower_bound(barriers, before.end);
+        if (at == barriers.end() || *at > buffer.start)
+          needed = true;
+      }
+      if (!needed)
+        continue;
+      builder.setInsertionPoint(buffer.birth);
+      gpu::BarrierOp::create(builder, buffer.birth->getLoc());
+      emitRemark(buffer.birth->getLoc())
+          << "memplan: inserted a gpu.barrier before this op, the first use "
+             "of a workgroup buffer that takes bytes of one last used before "
+             "it";
+      barriers.insert(llvm::upper_bound(barriers, buffer.start), buffer.start);
+      ++numBarriers;
+    }
   }
 
   /// Moves the allocs of packable buffers in no arena to just before the op
@@ -154,8 +214,11 @@ struct PackAllocsPass : public memplan::impl::PackAllocsBase<PackAllocsPass> {
     Block &body = function.getFunctionBody().front();
     SmallVector<std::pair<unsigned, Operation *>> moves;
     for (auto [index, end] : packing.freeAtLastUse)
-      moves.emplace_back(index,
-                         findOps(body, model.getOrder(), end, end).second);
+      // With workgroup-barriers a workgroup buffer's last use is this
+      // thread's: its free stays where the program put it.
+      if (!workgroupBarriers || !model.getBuffers()[index].workgroup)
+        moves.emplace_back(index,
+                           findOps(body, model.getOrder(), end, end).second);
     OpBuilder builder(function.getContext());
     for (auto [index, last] : moves) {
       const AllocBuffer &buffer = model.getBuffers()[index];

@@ -98,6 +98,8 @@ struct AllocBuffer {
   /// The alloc's own position: where a buffer left as it is takes its
   /// bytes.
   int64_t allocated = 0;
+  /// In GPU workgroup memory (WorkgroupMemory.h).
+  bool workgroup = false;
   /// The memref.dealloc ops that free this buffer and nothing else.
   llvm::SmallVector<mlir::Operation *> deallocs;
   /// The innermost block that holds the alloc and every use of an alias: an
@@ -142,12 +144,24 @@ private:
       verdicts;
 };
 
+/// Where the life of a buffer of GPU workgroup memory ends.
+enum class WorkgroupLifetime {
+  /// At the first gpu.barrier of the function's body after its last use,
+  /// or at the function's end: nothing needs to be inserted.
+  UntilBarrier,
+  /// At its last use, as any buffer's: the packer inserts a gpu.barrier
+  /// before a buffer that takes bytes of one used before it, wherever none
+  /// lies between them.
+  UntilLastUse,
+};
+
 /// The memref.alloc buffers of one function: sizes, lifetimes, whether they
 /// may share bytes.
 class MemRefAliasModel {
 public:
-  MemRefAliasModel(mlir::FunctionOpInterface function,
-                   CallCaptureAnalysis &calls);
+  MemRefAliasModel(
+      mlir::FunctionOpInterface function, CallCaptureAnalysis &calls,
+      WorkgroupLifetime workgroupLifetime = WorkgroupLifetime::UntilBarrier);
 
   llvm::ArrayRef<AllocBuffer> getBuffers() const { return buffers; }
   const ProgramOrder &getOrder() const { return order; }
@@ -159,7 +173,7 @@ private:
   /// terminator where none follows. A buffer allocated in a nested region
   /// is rejected through `reject`.
   int64_t extendToWorkgroupBarrier(
-      const AllocBuffer &buffer, int64_t end,
+      const AllocBuffer &buffer, int64_t end, WorkgroupLifetime lifetime,
       llvm::function_ref<void(const llvm::Twine &, mlir::Operation *)> reject)
       const;
 

@@ -232,7 +232,11 @@ def PackAllocs : Pass<"memplan-pack-allocs", "::mlir::ModuleOp"> {
     model of memref aliasing and escape (`MemRefAliasModel.h`) built on
     `BufferViewFlowAnalysis` and `MemoryEffectOpInterface`: a buffer is
     packed only when every use of it and of its aliases is understood, and
-    lives until the last use of any alias. Buffers that are returned, kept
+    lives from the first use of any alias (an allocation hoisted away from
+    it plans as if made there) to the last. A buffer of GPU workgroup
+    memory, shared by the threads of a workgroup, lives on to the next
+    `gpu.barrier` of the function's body (with `workgroup-barriers`, the
+    pass inserts the barriers its packing needs instead). Buffers that are returned, kept
     by a call, exposed as a pointer or another type, used by ops of unknown
     effect, allocated in parallel loops or in functions with unstructured
     control flow are left alone, each with a remark naming the reason and
@@ -293,15 +297,23 @@ def PackAllocs : Pass<"memplan-pack-allocs", "::mlir::ModuleOp"> {
                           "the caller passes one arena per memory space as "
                           "trailing arguments, sized by the generated "
                           "@<name>_arena_size()"))}]>,
+    Option<"workgroupBarriers", "workgroup-barriers", "bool", "false",
+           "Let a GPU workgroup buffer take the bytes of one last used "
+           "before it without a gpu.barrier between them, inserting one "
+           "before its first use (each function must run in every thread "
+           "of a workgroup, in uniform control flow: a kernel)">,
   ];
   let statistics = [
     Statistic<"numPacked", "packed", "Allocations replaced by arena views">,
     Statistic<"numLeftAlone", "left-alone", "Allocations left alone">,
     Statistic<"numArenas", "arenas", "Arenas allocated">,
+    Statistic<"numBarriers", "barriers",
+              "gpu.barrier ops inserted (workgroup-barriers)">,
   ];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::func::FuncDialect"];
+                           "::mlir::func::FuncDialect",
+                           "::mlir::gpu::GPUDialect"];
 }
 
 def VerifyPacking : Pass<"memplan-verify-packing", "::mlir::ModuleOp"> {
