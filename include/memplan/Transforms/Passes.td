@@ -236,11 +236,11 @@ def PackAllocs : Pass<"memplan-pack-allocs", "::mlir::ModuleOp"> {
     it plans as if made there) to the last. A buffer of GPU workgroup
     memory, shared by the threads of a workgroup, lives on to the next
     `gpu.barrier` of the function's body (with `workgroup-barriers`, the
-    pass inserts the barriers its packing needs instead). Buffers that are returned, kept
-    by a call, exposed as a pointer or another type, used by ops of unknown
-    effect, allocated in parallel loops or in functions with unstructured
-    control flow are left alone, each with a remark naming the reason and
-    the op. Allocations inside `scf.for`/`scf.while` bodies and `scf.if`
+    pass inserts the barriers its packing needs instead). Buffers that are
+    returned, kept by a call, exposed as a pointer or another type, used by
+    ops of unknown effect, allocated in parallel loops or in functions with
+    unstructured control flow are left alone, each with a remark naming the
+    reason and the op. Allocations inside `scf.for`/`scf.while` bodies and `scf.if`
     branches are packed when they die within their iteration; `?` sizes
     given by constants count as static. Sizes are the lowering's: the
     DataLayout size of each element rounded to its ABI alignment (`i1`:
