@@ -10,16 +10,26 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
 bool memplan::isWorkgroupMemorySpace(Attribute memorySpace) {
   if (gpu::GPUDialect::isWorkgroupMemoryAddressSpace(memorySpace))
     return true;
+  if (!memorySpace)
+    return false;
   // After gpu-to-nvvm or gpu-to-rocdl the space is a number: 3 on both
   // targets (NVPTX's shared, AMDGPU's LDS).
-  auto number = dyn_cast_if_present<IntegerAttr>(memorySpace);
-  return number && number.getValue() == 3;
+  if (auto number = dyn_cast<IntegerAttr>(memorySpace))
+    return number.getValue() == 3;
+  // Other dialects' spaces (SPIR-V's Workgroup storage class) are known by
+  // name: a space that calls itself a workgroup's is taken for one, which
+  // at worst keeps buffers apart that could share.
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  memorySpace.print(os);
+  return StringRef(text).contains_insensitive("workgroup");
 }
 
 bool memplan::isWorkgroupBarrier(Operation *op) {

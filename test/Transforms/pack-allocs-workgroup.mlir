@@ -142,3 +142,23 @@ func.func @hoisted(%out: memref<64xf32>) {
   memref.store %w, %out[%tid] : memref<64xf32>
   return
 }
+
+// -----
+
+// SPIR-V's Workgroup storage class is workgroup memory too (its name says
+// so): %a and %b stay apart without a barrier.
+// CHECK-LABEL: func.func @spirv_workgroup
+// CHECK: memref.alloc() {alignment = 64 : i64, memplan.arena} : memref<512xi8, #spirv.storage_class<Workgroup>>
+// expected-remark @+1 {{memplan: @spirv_workgroup: packed 2 allocations (512 bytes) of memory space #spirv.storage_class<Workgroup> into one arena of 512 bytes}}
+func.func @spirv_workgroup(%out: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<64xf32, #spirv.storage_class<Workgroup>>
+  memref.store %one, %a[%c0] : memref<64xf32, #spirv.storage_class<Workgroup>>
+  %v = memref.load %a[%c0] : memref<64xf32, #spirv.storage_class<Workgroup>>
+  %b = memref.alloc() : memref<64xf32, #spirv.storage_class<Workgroup>>
+  memref.store %v, %b[%c0] : memref<64xf32, #spirv.storage_class<Workgroup>>
+  %w = memref.load %b[%c0] : memref<64xf32, #spirv.storage_class<Workgroup>>
+  memref.store %w, %out[%c0] : memref<64xf32>
+  return
+}

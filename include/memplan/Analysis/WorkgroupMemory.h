@@ -27,8 +27,9 @@
 namespace memplan {
 
 /// Whether `memorySpace` is GPU workgroup memory: the GPU dialect's
-/// #gpu.address_space<workgroup>, or address space 3, its number in the
-/// NVVM and ROCDL lowerings (NVGPU's shared memory takes either).
+/// #gpu.address_space<workgroup>, address space 3, its number in the NVVM
+/// and ROCDL lowerings (NVGPU's shared memory takes either), or another
+/// dialect's space whose name says workgroup (#spirv.storage_class<Workgroup>).
 bool isWorkgroupMemorySpace(mlir::Attribute memorySpace);
 
 /// Whether `op` holds every thread of a workgroup until all have reached
