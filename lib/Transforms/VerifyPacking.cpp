@@ -1014,15 +1014,20 @@ private:
     return nullptr;
   }
 
-  /// The positions in `block` of the ancestors of the view and its users.
+  /// The positions in `block` of the ancestors of the view and its users
+  /// (kept: every pair of views of an arena asks again).
   std::pair<int64_t, int64_t> interval(const CheckedView &view, Block *block) {
+    auto [known, inserted] =
+        intervals.try_emplace({view.op, block}, std::pair<int64_t, int64_t>());
+    if (!inserted)
+      return known->second;
     int64_t first = position(block, view.op), last = first + 1;
     for (Operation *user : view.users) {
       int64_t at = position(block, user);
       first = std::min(first, at);
       last = std::max(last, at + 1);
     }
-    return {first, last};
+    return known->second = {first, last};
   }
 
   int64_t position(Block *block, Operation *op) {
@@ -1048,6 +1053,9 @@ private:
   LLVMTypeConverter converter;
   DataLayout layout;
   DenseMap<Block *, DenseMap<Operation *, int64_t>> positionsIn;
+  /// interval's answers, by view and block.
+  DenseMap<std::pair<Operation *, Block *>, std::pair<int64_t, int64_t>>
+      intervals;
   /// Whether the arena being checked is in GPU workgroup memory.
   bool workgroupArena = false;
   /// readDimension's answers, by induction variable.
