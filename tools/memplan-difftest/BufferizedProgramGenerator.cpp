@@ -668,14 +668,30 @@ private:
   }
 
   void forLoop() {
+    // Now and then (in the kernel's body, where the buffer may live on) a
+    // buffer first written inside the loop, beside the loop's own buffers:
+    // its life begins at the loop (which runs at least once: %n is 2 or 3),
+    // and the loop's buffers must not take its bytes.
+    std::optional<Buffer> firstWrittenInside;
+    if (regionDepth == 0 && !inParallel && laterChance(30)) {
+      firstWrittenInside = allocate(Elem::F32, randomCount(), true, false);
+      ++features->firstWrittenInLoop;
+    }
     regionOp([&](Buffer *outer, const Retiring *dying) {
       std::string i = fresh("i");
       region("scf.for " + i + " = %c0 to %n step %c1 {", [&] {
+        if (firstWrittenInside) {
+          auto [source, sourceElem] = randomSource();
+          write(firstWrittenInside->access, firstWrittenInside->elem, &source,
+                sourceElem);
+        }
         regionBuffer(outer, "", dying);
         if (chance(50))
           regionBuffer(outer);
       });
     });
+    if (firstWrittenInside)
+      live.push_back(std::move(*firstWrittenInside));
   }
 
   void whileLoop() {

@@ -59,6 +59,7 @@ struct ProgramFeatures {
   unsigned assumedAlignments = 0; ///< memref.assume_alignment of an alloc
   unsigned typedByteViews = 0;    ///< i8 allocs viewed as f32/f64
   unsigned hoistedAllocs = 0;     ///< allocs written at their block's start
+  unsigned firstWrittenInLoop = 0; ///< buffers first written in an scf.for
 
   ProgramFeatures &operator+=(const ProgramFeatures &other) {
     buffers += other.buffers;
@@ -75,6 +76,7 @@ struct ProgramFeatures {
     assumedAlignments += other.assumedAlignments;
     typedByteViews += other.typedByteViews;
     hoistedAllocs += other.hoistedAllocs;
+    firstWrittenInLoop += other.firstWrittenInLoop;
     return *this;
   }
 };

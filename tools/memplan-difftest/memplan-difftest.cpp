@@ -468,7 +468,9 @@ int main(int argc, char **argv) {
                << totals.features.assumedAlignments << ", byte buffers "
                << "viewed as f32/f64 " << totals.features.typedByteViews
                << ", allocs hoisted to their block's start "
-               << totals.features.hoistedAllocs << ", addresses taken "
+               << totals.features.hoistedAllocs
+               << ", buffers first written in a loop "
+               << totals.features.firstWrittenInLoop << ", addresses taken "
                << totals.features.escapes << ", views and selects "
                << totals.features.views << "; views in the greedy packings "
                << totals.packedViews << "\n"
