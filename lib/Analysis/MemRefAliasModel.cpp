@@ -513,10 +513,10 @@ int64_t MemRefAliasModel::extendToWorkgroupBarrier(
   // inserts the barriers itself, where a buffer takes bytes of one before.
   if (lifetime == WorkgroupLifetime::UntilLastUse && buffer.isPackable())
     return end;
-  Block *body = buffer.alloc->getBlock();
-  while (!isa<FunctionOpInterface>(body->getParentOp()))
-    body = body->getParentOp()->getBlock();
-  for (Operation &op : *body) {
+  Block &body = buffer.alloc->getParentOfType<FunctionOpInterface>()
+                    .getFunctionBody()
+                    .front();
+  for (Operation &op : body) {
     if (order.begin(&op) >= end && isWorkgroupBarrier(&op))
       return order.end(&op);
     if (op.hasTrait<OpTrait::IsTerminator>())

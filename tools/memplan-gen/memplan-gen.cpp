@@ -318,11 +318,10 @@ static void noteStoredDtype(const GeneratorOptions &options) {
       activationDtype.getNumOccurrences())
     return;
   unsigned bytes = storedDtypeBytes(stored);
-  unsigned built =
-      storedDtypeBytes(llvm::StringSwitch<llvm::StringRef>(options.weightType)
-                           .Case("f32", "float32")
-                           .Cases({"f16", "bf16"}, "float16")
-                           .Default(""));
+  unsigned built = llvm::StringSwitch<unsigned>(options.weightType)
+                       .Case("f32", 4)
+                       .Cases({"f16", "bf16"}, 2)
+                       .Default(0); // quantized weights: no note
   if (bytes == 0 || built == 0 || bytes == built)
     return;
   llvm::errs() << "memplan-gen: note: " << hfConfigPath
